@@ -1,0 +1,32 @@
+# Stockroom. `make run` brings everything up; `make test` runs the whole suite against real
+# Postgres and ClickHouse started the same way. See README.md.
+
+GO       ?= go
+BIN      := bin/stockroom
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X main.version=$(VERSION)
+TESTFLAGS ?= -count=1 -timeout 25m
+BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
+
+# The built-in adapters' WebAssembly guests (target `wasm`).
+include adapters/adapters.mk
+
+.PHONY: build run test bench vet clean
+
+build: wasm
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/stockroom
+
+run: build
+	./$(BIN) local run
+
+vet: wasm
+	$(GO) vet ./...
+
+test: build vet
+	./$(BIN) local exec --data .data/test -- $(GO) test $(TESTFLAGS) ./...
+
+bench: build
+	./$(BIN) local exec --data .data/bench -- $(GO) test $(BENCHFLAGS) ./...
+
+clean:
+	rm -rf bin .data/test .data/bench

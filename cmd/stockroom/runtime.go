@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/configs"
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/usage"
+	"github.com/stockroom/stockroom/server"
+	"github.com/stockroom/stockroom/storage/postgres"
+)
+
+// services are the running parts of a Stockroom process, wired from the configuration.
+type services struct {
+	cfg      *configs.Config
+	logger   *slog.Logger
+	pool     *pgxpool.Pool
+	access   *access.Service
+	catalog  *catalog.Service
+	metering *metering // nil when ClickHouse is not configured
+}
+
+func loadConfig(path string) (*configs.Config, error) {
+	cfg, err := configs.Load(path, os.Environ())
+	if err != nil {
+		return nil, err
+	}
+	return cfg, cfg.RequireDatabase()
+}
+
+// openAdmin connects what the administrative commands need: Postgres only.
+func openAdmin(ctx context.Context, configPath string) (*services, error) {
+	cfg, err := loadConfig(configPath)
+	if err != nil {
+		return nil, err
+	}
+	return openPostgres(ctx, cfg, cfg.Logger())
+}
+
+func openPostgres(ctx context.Context, cfg *configs.Config, logger *slog.Logger) (*services, error) {
+	pool, err := postgres.Open(ctx, cfg.Database.URL, postgres.PoolOptions{MaxConns: cfg.Database.MaxConns})
+	if err != nil {
+		return nil, err
+	}
+	return &services{
+		cfg:     cfg,
+		logger:  logger,
+		pool:    pool,
+		access:  access.NewService(postgres.NewAccessStore(pool), access.ServiceOptions{CacheTTL: cfg.Auth.CacheTTL, Logger: logger}),
+		catalog: catalog.NewService(postgres.NewCatalogStore(pool)),
+	}, nil
+}
+
+// openServices connects everything the API needs.
+func openServices(ctx context.Context, cfg *configs.Config, logger *slog.Logger) (*services, error) {
+	s, err := openPostgres(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ClickHouse.URL == "" {
+		logger.Warn("clickhouse.url is empty: usage is not recorded and the usage endpoints answer 503")
+		return s, nil
+	}
+	s.metering, err = openMetering(ctx, cfg, logger)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *services) close() {
+	if s.metering != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.metering.close(ctx); err != nil {
+			s.logger.Error("close usage recorder", "err", err)
+		}
+	}
+	s.pool.Close()
+}
+
+// migrate brings both schemas up to date.
+func (s *services) migrate(ctx context.Context) error {
+	if err := postgres.Migrate(ctx, s.pool); err != nil {
+		return err
+	}
+	if s.metering != nil {
+		return s.metering.migrate(ctx)
+	}
+	return nil
+}
+
+// api builds the HTTP server over the services.
+func (s *services) api() *server.Server {
+	deps := server.Deps{
+		Access:  s.access,
+		Catalog: s.catalog,
+		Logger:  s.logger,
+		Checks: []server.Check{{Name: "postgres", Required: true, Probe: func(ctx context.Context) error {
+			return s.pool.Ping(ctx)
+		}}},
+	}
+	if s.metering != nil {
+		deps.Usage = usage.NewService(s.metering.reader)
+		if s.cfg.Usage.Enabled {
+			deps.Recorder = s.metering.recorder
+		}
+		deps.Checks = append(deps.Checks, server.Check{Name: "clickhouse", Probe: s.metering.ping})
+		deps.Stats = s.metering.stats
+	}
+	return server.New(deps, server.Options{
+		BodyLimit:    s.cfg.Server.BodyLimit,
+		ReadTimeout:  s.cfg.Server.ReadTimeout,
+		WriteTimeout: s.cfg.Server.WriteTimeout,
+		RateRequests: s.cfg.RateLimit.Requests,
+		RateWindow:   s.cfg.RateLimit.Window,
+	})
+}
+
+func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	configPath := fs.String("config", "", "configuration file (see configs/default.yaml)")
+	migrate := fs.Bool("migrate", false, "migrate the schemas before serving")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		return err
+	}
+	logger := cfg.Logger()
+	s, err := openServices(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if *migrate {
+		if err := s.migrate(ctx); err != nil {
+			return err
+		}
+	}
+	logger.Info("api listening", "address", cfg.Server.Address, "version", version)
+	return s.api().Listen(ctx, cfg.Server.Address, cfg.Server.ShutdownTimeout)
+}
+
+func migrateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("migrate", stderr)
+	configPath := fs.String("config", "", "configuration file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		return err
+	}
+	s, err := openServices(ctx, cfg, cfg.Logger())
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, "schemas are up to date")
+	return err
+}
+
+func when(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+var errNoClickHouse = errors.New("clickhouse.url is not set")

@@ -1,0 +1,199 @@
+// Package configs loads Stockroom's configuration: the defaults in default.yaml (embedded, and
+// documented key by key there), then an optional file, then environment variables.
+package configs
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+)
+
+//go:embed default.yaml
+var defaults []byte
+
+// Config is the whole configuration.
+type Config struct {
+	Server     Server     `koanf:"server"`
+	Database   Database   `koanf:"database"`
+	ClickHouse ClickHouse `koanf:"clickhouse"`
+	Usage      Usage      `koanf:"usage"`
+	RateLimit  RateLimit  `koanf:"rate_limit"`
+	Auth       Auth       `koanf:"auth"`
+	Credits    Credits    `koanf:"credits"`
+	Log        Log        `koanf:"log"`
+}
+
+type Server struct {
+	Address         string        `koanf:"address"`
+	BodyLimit       int           `koanf:"body_limit"`
+	ReadTimeout     time.Duration `koanf:"read_timeout"`
+	WriteTimeout    time.Duration `koanf:"write_timeout"`
+	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
+}
+
+type Database struct {
+	URL      string `koanf:"url"`
+	MaxConns int32  `koanf:"max_conns"`
+}
+
+type ClickHouse struct {
+	URL string `koanf:"url"`
+}
+
+type Usage struct {
+	Enabled       bool          `koanf:"enabled"`
+	BatchSize     int           `koanf:"batch_size"`
+	FlushInterval time.Duration `koanf:"flush_interval"`
+	Buffer        int           `koanf:"buffer"`
+	SpoolDir      string        `koanf:"spool_dir"`
+	SpoolMaxBytes int64         `koanf:"spool_max_bytes"`
+}
+
+type RateLimit struct {
+	Requests int           `koanf:"requests"`
+	Window   time.Duration `koanf:"window"`
+}
+
+type Auth struct {
+	CacheTTL time.Duration `koanf:"cache_ttl"`
+}
+
+type Credits struct {
+	ExtractPerURL     int64 `koanf:"extract_per_url"`
+	AgenticSearch     int64 `koanf:"agentic_search"`
+	AgenticSearchMini int64 `koanf:"agentic_search_mini"`
+	Crawl             int64 `koanf:"crawl"`
+}
+
+type Log struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"`
+}
+
+// EnvPrefix starts every environment variable that overrides a key.
+const EnvPrefix = "STOCKROOM_"
+
+// Load reads the defaults, then the file at path (when not empty), then environ (os.Environ()
+// form), and validates the result.
+func Load(path string, environ []string) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(rawbytes.Provider(defaults), yaml.Parser()); err != nil {
+		return nil, fmt.Errorf("load defaults: %w", err)
+	}
+	if path != "" {
+		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("load config file %s: %w", path, err)
+		}
+	}
+	// The conventional variables first, so that STOCKROOM_* ones win when both are set.
+	aliases := map[string]any{}
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "DATABASE_URL" && value != "":
+			aliases["database.url"] = value
+		case name == "CLICKHOUSE_URL" && value != "":
+			aliases["clickhouse.url"] = value
+		}
+	}
+	if err := k.Load(confmap.Provider(aliases, "."), nil); err != nil {
+		return nil, err
+	}
+	envProvider := env.Provider(".", env.Opt{
+		Prefix:      EnvPrefix,
+		EnvironFunc: func() []string { return environ },
+		TransformFunc: func(name, value string) (string, any) {
+			key := strings.ToLower(strings.TrimPrefix(name, EnvPrefix))
+			return strings.ReplaceAll(key, "__", "."), value
+		},
+	})
+	if err := k.Load(envProvider, nil); err != nil {
+		return nil, fmt.Errorf("load environment: %w", err)
+	}
+	if unknown := unknownKeys(k); len(unknown) > 0 {
+		return nil, fmt.Errorf("unknown configuration keys: %s", strings.Join(unknown, ", "))
+	}
+	var c Config
+	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf", FlatPaths: false}); err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// unknownKeys finds keys that the defaults do not have: a misspelt key must not pass silently.
+func unknownKeys(k *koanf.Koanf) []string {
+	known := koanf.New(".")
+	_ = known.Load(rawbytes.Provider(defaults), yaml.Parser())
+	var unknown []string
+	for _, key := range k.Keys() {
+		if !known.Exists(key) {
+			unknown = append(unknown, key)
+		}
+	}
+	return unknown
+}
+
+// Validate checks every key's value and names the key at fault.
+func (c *Config) Validate() error {
+	var errs []error
+	check := func(ok bool, key, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+		}
+	}
+	check(c.Server.Address != "", "server.address", "must not be empty")
+	check(c.Server.BodyLimit > 0, "server.body_limit", "must be positive, got %d", c.Server.BodyLimit)
+	check(c.Server.ReadTimeout > 0, "server.read_timeout", "must be positive")
+	check(c.Server.WriteTimeout > 0, "server.write_timeout", "must be positive")
+	check(c.Server.ShutdownTimeout > 0, "server.shutdown_timeout", "must be positive")
+	check(c.Database.MaxConns > 0, "database.max_conns", "must be positive, got %d", c.Database.MaxConns)
+	check(c.Usage.BatchSize > 0, "usage.batch_size", "must be positive, got %d", c.Usage.BatchSize)
+	check(c.Usage.FlushInterval > 0, "usage.flush_interval", "must be positive")
+	check(c.Usage.Buffer > 0, "usage.buffer", "must be positive, got %d", c.Usage.Buffer)
+	check(c.Usage.SpoolDir != "", "usage.spool_dir", "must not be empty")
+	check(c.Usage.SpoolMaxBytes > 0, "usage.spool_max_bytes", "must be positive")
+	check(c.RateLimit.Requests >= 0, "rate_limit.requests", "must not be negative, got %d", c.RateLimit.Requests)
+	check(c.RateLimit.Requests == 0 || c.RateLimit.Window > 0, "rate_limit.window", "must be positive")
+	check(c.Auth.CacheTTL >= 0, "auth.cache_ttl", "must not be negative")
+	for key, v := range map[string]int64{"credits.extract_per_url": c.Credits.ExtractPerURL, "credits.agentic_search": c.Credits.AgenticSearch,
+		"credits.agentic_search_mini": c.Credits.AgenticSearchMini, "credits.crawl": c.Credits.Crawl} {
+		check(v >= 0, key, "must not be negative, got %d", v)
+	}
+	var level slog.Level
+	check(level.UnmarshalText([]byte(c.Log.Level)) == nil, "log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
+	check(c.Log.Format == "text" || c.Log.Format == "json", "log.format", "must be text or json, got %q", c.Log.Format)
+	return errors.Join(errs...)
+}
+
+// RequireDatabase reports a missing database URL by its key and its variables.
+func (c *Config) RequireDatabase() error {
+	if c.Database.URL == "" {
+		return errors.New("database.url: must be set (or DATABASE_URL / STOCKROOM_DATABASE__URL)")
+	}
+	return nil
+}
+
+// Logger builds the process logger the configuration asks for.
+func (c *Config) Logger() *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

@@ -1,0 +1,102 @@
+// Package catalog is what the service knows about stores: vendors, their collections and
+// the product listings in them. Crawls write it; the browse endpoints read it.
+package catalog
+
+import (
+	"context"
+	"time"
+
+	"github.com/stockroom/stockroom/core/page"
+)
+
+// Vendor is a store, identified by its hostname.
+type Vendor struct {
+	Host               string
+	Platform           string
+	ListingsCount      int
+	CollectionsCount   int
+	InAffiliateNetwork bool
+	LastUpdated        time.Time
+}
+
+// Collection is a store page that lists products.
+type Collection struct {
+	ID            string
+	Vendor        string
+	URL           string
+	Title         string
+	ProductsTotal *int
+	FirstSeen     time.Time
+	LastUpdated   time.Time
+}
+
+// Image is a product picture as a listing shows it.
+type Image struct {
+	ID       string  `json:"id"`
+	URL      string  `json:"url"`
+	Width    *int    `json:"width"`
+	Height   *int    `json:"height"`
+	Position int     `json:"position"`
+	Alt      *string `json:"alt_text,omitempty"`
+}
+
+// Price is a listing's displayed price.
+type Price struct {
+	Currency  string
+	Current   float64
+	CompareAt *float64
+}
+
+// Listing is a product as a collection page lists it.
+type Listing struct {
+	ID          string
+	Vendor      string
+	URL         string
+	Name        string
+	Images      []Image
+	Price       *Price
+	FirstSeen   time.Time
+	LastUpdated time.Time
+}
+
+// ListingQuery selects a vendor's listings, optionally only those of some collections.
+type ListingQuery struct {
+	Vendor         string
+	CollectionURLs []string
+	Page           page.Request
+}
+
+// CollectionInput is a collection as a crawl found it.
+type CollectionInput struct {
+	URL           string
+	Title         string
+	Handle        string
+	ProductsTotal *int
+}
+
+// ListingInput is a listing as a crawl found it, with the collections it was found in.
+type ListingInput struct {
+	URL            string
+	Name           string
+	Images         []Image
+	Price          *Price
+	CollectionURLs []string
+}
+
+// Store keeps the catalog.
+type Store interface {
+	Vendors(ctx context.Context, req page.Request) ([]Vendor, int, error)
+	// AllVendors lists every vendor, most listings first (the legacy endpoint is unpaginated).
+	AllVendors(ctx context.Context) ([]Vendor, error)
+	Collections(ctx context.Context, vendor string, req page.Request) ([]Collection, int, error)
+	Listings(ctx context.Context, q ListingQuery) ([]Listing, int, error)
+
+	// UpsertVendor records a vendor (and its platform when known) and returns nothing new
+	// when it exists.
+	UpsertVendor(ctx context.Context, host, platform string, at time.Time) error
+	// UpsertCollections adds or refreshes collections by vendor and URL.
+	UpsertCollections(ctx context.Context, vendor string, collections []CollectionInput, at time.Time) error
+	// UpsertListings adds or refreshes listings by vendor and URL and links each to the
+	// collections it names (which must exist).
+	UpsertListings(ctx context.Context, vendor string, listings []ListingInput, at time.Time) error
+}

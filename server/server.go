@@ -1,0 +1,159 @@
+// Package server is Stockroom's HTTP API: it maps each generation's requests (/v1, /v2 and
+// the legacy /api) onto core calls and the results onto that generation's shapes. Behaviour
+// lives in core/; this package only parses and renders.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/usage"
+)
+
+// Check reports whether a dependency is reachable, for /healthz.
+type Check struct {
+	Name string
+	// Required checks make /healthz answer 503 when they fail; the others only degrade it.
+	Required bool
+	Probe    func(ctx context.Context) error
+}
+
+// Deps are the core services the API serves.
+type Deps struct {
+	Access  *access.Service
+	Catalog *catalog.Service
+	// Usage answers the usage endpoints; nil when no ClickHouse is configured.
+	Usage *usage.Service
+	// Recorder receives one event per authenticated call; nil turns metering off.
+	Recorder usage.Recorder
+	Checks   []Check
+	// Stats adds live figures (such as the usage spool) to /healthz.
+	Stats  func() map[string]any
+	Logger *slog.Logger
+}
+
+// Options are the HTTP settings. Zero values take the defaults of configs/default.yaml.
+type Options struct {
+	BodyLimit    int
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	RateRequests int // 0: no rate limit
+	RateWindow   time.Duration
+}
+
+// Server is the API.
+type Server struct {
+	app      *fiber.App
+	access   *access.Service
+	catalog  *catalog.Service
+	usage    *usage.Service
+	recorder usage.Recorder
+	checks   []Check
+	stats    func() map[string]any
+	logger   *slog.Logger
+}
+
+// New builds the API.
+func New(deps Deps, opts Options) *Server {
+	if opts.BodyLimit == 0 {
+		opts.BodyLimit = 1 << 20
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	s := &Server{
+		access: deps.Access, catalog: deps.Catalog, usage: deps.Usage, recorder: deps.Recorder,
+		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
+	}
+	s.app = fiber.New(fiber.Config{
+		AppName:               "stockroom",
+		BodyLimit:             opts.BodyLimit,
+		ReadTimeout:           opts.ReadTimeout,
+		WriteTimeout:          opts.WriteTimeout,
+		DisableStartupMessage: true,
+		// Errors raised before the middleware chain (a body over the limit) end up here.
+		ErrorHandler: func(c *fiber.Ctx, err error) error { return writeError(c, err, s.logger) },
+	})
+	s.routes(opts)
+	return s
+}
+
+// App exposes the Fiber app, for tests (app.Test) and for listening.
+func (s *Server) App() *fiber.App { return s.app }
+
+func (s *Server) routes(opts Options) {
+	app := s.app
+	app.Use(assignRequestID, s.observe, s.recoverPanics)
+	app.Get("/healthz", s.health)
+	app.Use(s.authenticate)
+	if opts.RateRequests > 0 {
+		app.Use(newRateLimiter(opts.RateRequests, opts.RateWindow).limit)
+	}
+
+	v1 := app.Group("/v1")
+	v1.Get("/vendors", s.vendors(catalog.VendorsAll, vendorsV1Shape))
+	v1.Post("/collections", s.collections(fromBody, catalog.CollectionsV1, collectionsV1Shape))
+	v1.Post("/listings", s.listings(fromBody, "collection_urls", catalog.ListingsV1, listingsV1Shape))
+	v1.Get("/usage", s.usageReport)
+
+	v2 := app.Group("/v2")
+	v2.Get("/vendors", s.vendors(catalog.VendorsAll, vendorsV2Shape))
+	v2.Get("/collections", s.collections(fromQuery, catalog.CollectionsV2, collectionsV2Shape))
+	v2.Post("/collections", s.collections(fromBody, catalog.CollectionsV2, collectionsV2Shape))
+	v2.Get("/listings", s.listings(fromQuery, "collection_url", catalog.ListingsV2, listingsV2Shape))
+	v2.Post("/listings", s.listings(fromBody, "collection_url", catalog.ListingsV2, listingsV2Shape))
+	v2.Get("/usage", s.usageReport)
+
+	legacy := app.Group("/api")
+	legacy.Get("/vendors", s.legacyVendors)
+	legacy.Get("/usage", s.legacyUsage)
+
+	app.Use(unmatched)
+}
+
+// Listen serves on address until ctx ends, then drains requests in flight for up to grace.
+func (s *Server) Listen(ctx context.Context, address string, grace time.Duration) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.app.Listen(address) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.logger.Info("api stopping", "grace", grace)
+	return s.app.ShutdownWithTimeout(grace)
+}
+
+// health reports each dependency's reachability; it needs no key.
+func (s *Server) health(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	defer cancel()
+	status, code := "ok", fiber.StatusOK
+	checks := fiber.Map{}
+	for _, check := range s.checks {
+		start := time.Now()
+		err := check.Probe(ctx)
+		result := fiber.Map{"ok": err == nil, "latency_ms": float64(time.Since(start).Microseconds()) / 1000}
+		if err != nil {
+			result["error"] = err.Error()
+			if check.Required {
+				status, code = "unavailable", fiber.StatusServiceUnavailable
+			} else if status == "ok" {
+				status = "degraded"
+			}
+		}
+		checks[check.Name] = result
+	}
+	body := fiber.Map{"status": status, "checks": checks}
+	if s.stats != nil {
+		for k, v := range s.stats() {
+			body[k] = v
+		}
+	}
+	return c.Status(code).JSON(body)
+}

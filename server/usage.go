@@ -1,0 +1,50 @@
+package server
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/usage"
+)
+
+func usageItemJSON(p usage.PathCount) fiber.Map {
+	return fiber.Map{"path": p.Path, "total_calls": p.TotalCalls}
+}
+
+var errUsageOff = &failure.Error{Kind: failure.Unavailable, Message: "usage reporting is not configured on this server"}
+
+// usageReport serves /v1/usage and /v2/usage: the caller's organization only.
+func (s *Server) usageReport(c *fiber.Ctx) error {
+	if s.usage == nil {
+		return errUsageOff
+	}
+	period, err := usage.ParsePeriod(c.Query("period"))
+	if err != nil {
+		return err
+	}
+	req, err := pageOf(query{c}, usage.Bounds)
+	if err != nil {
+		return err
+	}
+	r, err := s.usage.Report(c.UserContext(), principal(c).OrganizationID, period, req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v2List(r, usageItemJSON, fiber.Map{"period": string(period)}))
+}
+
+// legacyUsage serves /api/usage: unpaginated, period at the root.
+func (s *Server) legacyUsage(c *fiber.Ctx) error {
+	if s.usage == nil {
+		return errUsageOff
+	}
+	period, err := usage.ParsePeriod(c.Query("period"))
+	if err != nil {
+		return err
+	}
+	items, err := s.usage.All(c.UserContext(), principal(c).OrganizationID, period)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"usage": mapItems(items, usageItemJSON), "period": string(period)})
+}

@@ -1,0 +1,338 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/page"
+)
+
+// CatalogStore implements catalog.Store.
+type CatalogStore struct{ pool *pgxpool.Pool }
+
+// NewCatalogStore returns a catalog.Store over pool.
+func NewCatalogStore(pool *pgxpool.Pool) *CatalogStore { return &CatalogStore{pool: pool} }
+
+var _ catalog.Store = (*CatalogStore)(nil)
+
+const vendorColumns = "host, coalesce(platform, ''), listings_count, collections_count, in_affiliate_network, last_updated_by_service"
+
+func scanVendor(r pgx.CollectableRow) (catalog.Vendor, error) {
+	var v catalog.Vendor
+	err := r.Scan(&v.Host, &v.Platform, &v.ListingsCount, &v.CollectionsCount, &v.InAffiliateNetwork, &v.LastUpdated)
+	return v, err
+}
+
+func (s *CatalogStore) Vendors(ctx context.Context, req page.Request) ([]catalog.Vendor, int, error) {
+	var total int
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM vendors").Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count vendors: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, "SELECT "+vendorColumns+" FROM vendors ORDER BY listings_count DESC, host LIMIT $1 OFFSET $2", req.Size, req.Offset())
+	if err != nil {
+		return nil, 0, fmt.Errorf("list vendors: %w", err)
+	}
+	items, err := pgx.CollectRows(rows, scanVendor)
+	return items, total, err
+}
+
+func (s *CatalogStore) AllVendors(ctx context.Context) ([]catalog.Vendor, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+vendorColumns+" FROM vendors ORDER BY listings_count DESC, host")
+	if err != nil {
+		return nil, fmt.Errorf("list vendors: %w", err)
+	}
+	return pgx.CollectRows(rows, scanVendor)
+}
+
+func (s *CatalogStore) Collections(ctx context.Context, vendor string, req page.Request) ([]catalog.Collection, int, error) {
+	var vendorID int64
+	var total int
+	err := s.pool.QueryRow(ctx, "SELECT id, collections_count FROM vendors WHERE host = $1", vendor).Scan(&vendorID, &total)
+	if isNoRows(err) {
+		return []catalog.Collection{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("look up vendor %s: %w", vendor, err)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT id::text, url, coalesce(title, ''), products_total, first_seen_by_service, last_updated_by_service
+		FROM collections WHERE vendor_id = $1
+		ORDER BY products_total DESC NULLS LAST, url LIMIT $2 OFFSET $3`, vendorID, req.Size, req.Offset())
+	if err != nil {
+		return nil, 0, fmt.Errorf("list collections of %s: %w", vendor, err)
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (catalog.Collection, error) {
+		c := catalog.Collection{Vendor: vendor}
+		err := r.Scan(&c.ID, &c.URL, &c.Title, &c.ProductsTotal, &c.FirstSeen, &c.LastUpdated)
+		return c, err
+	})
+	return items, total, err
+}
+
+const listingColumns = "l.id::text, l.url, coalesce(l.name, ''), l.images, l.price_currency, l.price_current::float8, l.price_compare_at::float8, l.first_seen_by_service, l.last_updated_by_service"
+
+func scanListing(vendor string) pgx.RowToFunc[catalog.Listing] {
+	return func(r pgx.CollectableRow) (catalog.Listing, error) {
+		l := catalog.Listing{Vendor: vendor}
+		var images []byte
+		var currency *string
+		var current, compareAt *float64
+		if err := r.Scan(&l.ID, &l.URL, &l.Name, &images, &currency, &current, &compareAt, &l.FirstSeen, &l.LastUpdated); err != nil {
+			return l, err
+		}
+		if err := json.Unmarshal(images, &l.Images); err != nil {
+			return l, fmt.Errorf("listing %s images: %w", l.ID, err)
+		}
+		if current != nil {
+			l.Price = &catalog.Price{Current: *current, CompareAt: compareAt}
+			if currency != nil {
+				l.Price.Currency = *currency
+			}
+		}
+		return l, nil
+	}
+}
+
+// Listings pages by ordinal ranges where it can: with no collection filter or a single one,
+// page N costs the same as page 1 (see the migration's note on ordinals).
+func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]catalog.Listing, int, error) {
+	var vendorID int64
+	var total int
+	err := s.pool.QueryRow(ctx, "SELECT id, listings_count FROM vendors WHERE host = $1", q.Vendor).Scan(&vendorID, &total)
+	if isNoRows(err) {
+		return []catalog.Listing{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("look up vendor %s: %w", q.Vendor, err)
+	}
+	var rows pgx.Rows
+	switch len(q.CollectionURLs) {
+	case 0:
+		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+` FROM listings l
+			WHERE l.vendor_id = $1 AND l.ordinal > $2 ORDER BY l.ordinal LIMIT $3`, vendorID, q.Page.Offset(), q.Page.Size)
+	case 1:
+		var collectionID string
+		err = s.pool.QueryRow(ctx, "SELECT id::text, listings_count FROM collections WHERE vendor_id = $1 AND url = $2",
+			vendorID, q.CollectionURLs[0]).Scan(&collectionID, &total)
+		if isNoRows(err) {
+			return []catalog.Listing{}, 0, nil
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("look up collection: %w", err)
+		}
+		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+` FROM collection_listings cl
+			JOIN listings l ON l.id = cl.listing_id
+			WHERE cl.collection_id = $1 AND cl.ordinal > $2 ORDER BY cl.ordinal LIMIT $3`, collectionID, q.Page.Offset(), q.Page.Size)
+	default:
+		const inCollections = ` FROM listings l WHERE l.vendor_id = $1 AND EXISTS (
+			SELECT 1 FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id
+			WHERE cl.listing_id = l.id AND c.vendor_id = $1 AND c.url = ANY($2))`
+		if err = s.pool.QueryRow(ctx, "SELECT count(*)"+inCollections, vendorID, q.CollectionURLs).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count listings: %w", err)
+		}
+		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+inCollections+" ORDER BY l.ordinal LIMIT $3 OFFSET $4",
+			vendorID, q.CollectionURLs, q.Page.Size, q.Page.Offset())
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("list listings of %s: %w", q.Vendor, err)
+	}
+	items, err := pgx.CollectRows(rows, scanListing(q.Vendor))
+	return items, total, err
+}
+
+func (s *CatalogStore) UpsertVendor(ctx context.Context, host, platform string, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO vendors (host, platform, first_seen_by_service, last_updated_by_service) VALUES ($1, nullif($2, ''), $3, $3)
+		ON CONFLICT (host) DO UPDATE SET platform = coalesce(nullif($2, ''), vendors.platform), last_updated_by_service = $3`,
+		host, platform, at)
+	if err != nil {
+		return fmt.Errorf("upsert vendor %s: %w", host, err)
+	}
+	return nil
+}
+
+// lockVendor returns the vendor's id with its row locked, creating the vendor if needed, so
+// that ordinals are handed out by one writer at a time.
+func lockVendor(ctx context.Context, tx pgx.Tx, host string, at time.Time) (int64, error) {
+	var id int64
+	err := tx.QueryRow(ctx, `
+		INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
+		ON CONFLICT (host) DO UPDATE SET last_updated_by_service = $2
+		RETURNING id`, host, at).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("lock vendor %s: %w", host, err)
+	}
+	return id, nil
+}
+
+func (s *CatalogStore) UpsertCollections(ctx context.Context, vendor string, collections []catalog.CollectionInput, at time.Time) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		vendorID, err := lockVendor(ctx, tx, vendor, at)
+		if err != nil {
+			return err
+		}
+		batch := &pgx.Batch{}
+		for _, c := range collections {
+			batch.Queue(`
+				INSERT INTO collections (id, vendor_id, url, handle, title, products_total, first_seen_by_service, last_updated_by_service)
+				VALUES ($1, $2, $3, nullif($4, ''), nullif($5, ''), $6, $7, $7)
+				ON CONFLICT (vendor_id, url) DO UPDATE SET
+					handle = coalesce(excluded.handle, collections.handle),
+					title = coalesce(excluded.title, collections.title),
+					products_total = coalesce(excluded.products_total, collections.products_total),
+					last_updated_by_service = excluded.last_updated_by_service`,
+				uuid.New(), vendorID, c.URL, c.Handle, c.Title, c.ProductsTotal, at)
+		}
+		batch.Queue("UPDATE vendors SET collections_count = (SELECT count(*) FROM collections WHERE vendor_id = $1) WHERE id = $1", vendorID)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return fmt.Errorf("upsert collections of %s: %w", vendor, err)
+		}
+		return nil
+	})
+}
+
+func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listings []catalog.ListingInput, at time.Time) error {
+	if len(listings) == 0 {
+		return nil
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		vendorID, err := lockVendor(ctx, tx, vendor, at)
+		if err != nil {
+			return err
+		}
+		ids, err := upsertListingRows(ctx, tx, vendorID, listings, at)
+		if err != nil {
+			return fmt.Errorf("upsert listings of %s: %w", vendor, err)
+		}
+		if err := linkListings(ctx, tx, vendorID, listings, ids); err != nil {
+			return fmt.Errorf("link listings of %s: %w", vendor, err)
+		}
+		return nil
+	})
+}
+
+// upsertListingRows writes the listings and returns their ids by URL. New listings take the
+// next ordinals of their vendor, in input order.
+func upsertListingRows(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput, at time.Time) (map[string]string, error) {
+	urls := make([]string, 0, len(listings))
+	for _, l := range listings {
+		urls = append(urls, l.URL)
+	}
+	ids := make(map[string]string, len(listings))
+	rows, err := tx.Query(ctx, "SELECT url, id::text FROM listings WHERE vendor_id = $1 AND url = ANY($2)", vendorID, urls)
+	if err != nil {
+		return nil, err
+	}
+	var url, id string
+	if _, err := pgx.ForEachRow(rows, []any{&url, &id}, func() error { ids[url] = id; return nil }); err != nil {
+		return nil, err
+	}
+	var next int
+	if err := tx.QueryRow(ctx, "SELECT listings_count FROM vendors WHERE id = $1", vendorID).Scan(&next); err != nil {
+		return nil, err
+	}
+	batch := &pgx.Batch{}
+	added := 0
+	for _, l := range listings {
+		images, err := json.Marshal(nonNilImages(l.Images))
+		if err != nil {
+			return nil, err
+		}
+		var currency *string
+		var current, compareAt *float64
+		if l.Price != nil {
+			currency, current, compareAt = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
+		}
+		if existing, ok := ids[l.URL]; ok {
+			batch.Queue(`UPDATE listings SET name = coalesce(nullif($2, ''), name), images = $3,
+				price_currency = $4, price_current = $5, price_compare_at = $6, last_updated_by_service = $7 WHERE id = $1`,
+				existing, l.Name, images, currency, current, compareAt, at)
+			continue
+		}
+		added++
+		newID := uuid.NewString()
+		ids[l.URL] = newID
+		batch.Queue(`INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
+				first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, $8, $9, $10, $10)`,
+			newID, vendorID, next+added, l.URL, l.Name, images, currency, current, compareAt, at)
+	}
+	batch.Queue("UPDATE vendors SET listings_count = listings_count + $2 WHERE id = $1", vendorID, added)
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// linkListings links each listing to the collections it names. New links take the next
+// ordinals of their collection.
+func linkListings(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput, ids map[string]string) error {
+	byCollection := map[string][]string{} // collection URL -> listing ids, input order
+	var collectionURLs []string
+	for _, l := range listings {
+		for _, c := range l.CollectionURLs {
+			if _, ok := byCollection[c]; !ok {
+				collectionURLs = append(collectionURLs, c)
+			}
+			byCollection[c] = append(byCollection[c], ids[l.URL])
+		}
+	}
+	for _, cURL := range collectionURLs {
+		var collectionID string
+		var next int
+		err := tx.QueryRow(ctx, "SELECT id::text, listings_count FROM collections WHERE vendor_id = $1 AND url = $2 FOR UPDATE",
+			vendorID, cURL).Scan(&collectionID, &next)
+		if isNoRows(err) {
+			return fmt.Errorf("collection %s is not in the catalog", cURL)
+		}
+		if err != nil {
+			return err
+		}
+		listingIDs := byCollection[cURL]
+		linked := map[string]bool{}
+		rows, err := tx.Query(ctx, "SELECT listing_id::text FROM collection_listings WHERE collection_id = $1 AND listing_id = ANY($2::uuid[])",
+			collectionID, listingIDs)
+		if err != nil {
+			return err
+		}
+		var id string
+		if _, err := pgx.ForEachRow(rows, []any{&id}, func() error { linked[id] = true; return nil }); err != nil {
+			return err
+		}
+		batch := &pgx.Batch{}
+		added := 0
+		for _, lid := range listingIDs {
+			if linked[lid] {
+				continue
+			}
+			linked[lid] = true
+			added++
+			batch.Queue("INSERT INTO collection_listings (collection_id, listing_id, ordinal) VALUES ($1, $2, $3)", collectionID, lid, next+added)
+		}
+		batch.Queue("UPDATE collections SET listings_count = listings_count + $2 WHERE id = $1", collectionID, added)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nonNilImages(images []catalog.Image) []catalog.Image {
+	if images == nil {
+		return []catalog.Image{}
+	}
+	return images
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
