@@ -1,0 +1,58 @@
+package configs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultsLoadAndValidate(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server.Address != "127.0.0.1:8080" || c.RateLimit.Requests != 50 || c.RateLimit.Window != 4*time.Second || c.Usage.BatchSize != 10000 {
+		t.Errorf("defaults not as documented: %+v", c)
+	}
+}
+
+func TestFileThenEnvironmentOverride(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte("server:\n  address: 0.0.0.0:9000\nrate_limit:\n  requests: 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, []string{
+		"STOCKROOM_RATE_LIMIT__REQUESTS=9",
+		"DATABASE_URL=postgres://a@b/c",
+		"CLICKHOUSE_URL=clickhouse://x:9000/d",
+		"STOCKROOM_USAGE__FLUSH_INTERVAL=250ms",
+		"UNRELATED=1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server.Address != "0.0.0.0:9000" || c.RateLimit.Requests != 9 || c.Database.URL != "postgres://a@b/c" ||
+		c.ClickHouse.URL != "clickhouse://x:9000/d" || c.Usage.FlushInterval != 250*time.Millisecond {
+		t.Errorf("overrides not applied: %+v", c)
+	}
+}
+
+func TestInvalidValuesAreNamedByKey(t *testing.T) {
+	cases := []struct{ env, key string }{
+		{"STOCKROOM_SERVER__BODY_LIMIT=-1", "server.body_limit"},
+		{"STOCKROOM_LOG__LEVEL=loud", "log.level"},
+		{"STOCKROOM_LOG__FORMAT=xml", "log.format"},
+		{"STOCKROOM_USAGE__BATCH_SIZE=0", "usage.batch_size"},
+		{"STOCKROOM_CREDITS__CRAWL=-5", "credits.crawl"},
+		{"STOCKROOM_SERVER__ADRESS=x", "server.adress"},
+		{"STOCKROOM_RATE_LIMIT__WINDOW=soon", "rate_limit"},
+	}
+	for _, c := range cases {
+		_, err := Load("", []string{c.env})
+		if err == nil || !strings.Contains(err.Error(), c.key) {
+			t.Errorf("%s: error %v, want one naming %s", c.env, err, c.key)
+		}
+	}
+}
