@@ -43,9 +43,18 @@ type Error struct {
 	Param string
 	// Details are extra root-level fields of the error body, such as invalid_urls.
 	Details map[string]any
+	// Cause is the underlying error, for logs; the client sees Message only.
+	Cause error
 }
 
-func (e *Error) Error() string { return e.Message }
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return e.Message + ": " + e.Cause.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Is matches any *Error of the same Kind, so errors.Is(err, &Error{Kind: NotFound}) works.
 func (e *Error) Is(target error) bool {
@@ -85,4 +94,9 @@ func OutOfRange(param string, format string, args ...any) *Error {
 // NotFoundf reports an unknown resource.
 func NotFoundf(format string, args ...any) *Error {
 	return &Error{Kind: NotFound, Message: fmt.Sprintf(format, args...)}
+}
+
+// StorageDown reports a backing store that cannot be reached; the client may retry.
+func StorageDown(cause error) *Error {
+	return &Error{Kind: Unavailable, Message: "storage is unavailable, retry shortly", Cause: cause}
 }

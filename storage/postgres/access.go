@@ -126,7 +126,7 @@ func (s *AccessStore) ActiveKeyByHash(ctx context.Context, hash []byte) (access.
 		return k, access.ErrUnknownKey
 	}
 	if err != nil {
-		return k, fmt.Errorf("look up key: %w", err)
+		return k, classify("look up key", err)
 	}
 	return k, nil
 }

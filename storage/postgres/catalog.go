@@ -33,11 +33,11 @@ func scanVendor(r pgx.CollectableRow) (catalog.Vendor, error) {
 func (s *CatalogStore) Vendors(ctx context.Context, req page.Request) ([]catalog.Vendor, int, error) {
 	var total int
 	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM vendors").Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count vendors: %w", err)
+		return nil, 0, classify("count vendors", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT "+vendorColumns+" FROM vendors ORDER BY listings_count DESC, host LIMIT $1 OFFSET $2", req.Size, req.Offset())
 	if err != nil {
-		return nil, 0, fmt.Errorf("list vendors: %w", err)
+		return nil, 0, classify("list vendors", err)
 	}
 	items, err := pgx.CollectRows(rows, scanVendor)
 	return items, total, err
@@ -46,7 +46,7 @@ func (s *CatalogStore) Vendors(ctx context.Context, req page.Request) ([]catalog
 func (s *CatalogStore) AllVendors(ctx context.Context) ([]catalog.Vendor, error) {
 	rows, err := s.pool.Query(ctx, "SELECT "+vendorColumns+" FROM vendors ORDER BY listings_count DESC, host")
 	if err != nil {
-		return nil, fmt.Errorf("list vendors: %w", err)
+		return nil, classify("list vendors", err)
 	}
 	return pgx.CollectRows(rows, scanVendor)
 }
@@ -59,14 +59,14 @@ func (s *CatalogStore) Collections(ctx context.Context, vendor string, req page.
 		return []catalog.Collection{}, 0, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("look up vendor %s: %w", vendor, err)
+		return nil, 0, classify("look up vendor "+vendor, err)
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT id::text, url, coalesce(title, ''), products_total, first_seen_by_service, last_updated_by_service
 		FROM collections WHERE vendor_id = $1
 		ORDER BY products_total DESC NULLS LAST, url LIMIT $2 OFFSET $3`, vendorID, req.Size, req.Offset())
 	if err != nil {
-		return nil, 0, fmt.Errorf("list collections of %s: %w", vendor, err)
+		return nil, 0, classify("list collections of "+vendor, err)
 	}
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (catalog.Collection, error) {
 		c := catalog.Collection{Vendor: vendor}
@@ -110,7 +110,7 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 		return []catalog.Listing{}, 0, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("look up vendor %s: %w", q.Vendor, err)
+		return nil, 0, classify("look up vendor "+q.Vendor, err)
 	}
 	var rows pgx.Rows
 	switch len(q.CollectionURLs) {
@@ -125,7 +125,7 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 			return []catalog.Listing{}, 0, nil
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("look up collection: %w", err)
+			return nil, 0, classify("look up collection", err)
 		}
 		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+` FROM collection_listings cl
 			JOIN listings l ON l.id = cl.listing_id
@@ -135,13 +135,13 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 			SELECT 1 FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id
 			WHERE cl.listing_id = l.id AND c.vendor_id = $1 AND c.url = ANY($2))`
 		if err = s.pool.QueryRow(ctx, "SELECT count(*)"+inCollections, vendorID, q.CollectionURLs).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count listings: %w", err)
+			return nil, 0, classify("count listings", err)
 		}
 		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+inCollections+" ORDER BY l.ordinal LIMIT $3 OFFSET $4",
 			vendorID, q.CollectionURLs, q.Page.Size, q.Page.Offset())
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("list listings of %s: %w", q.Vendor, err)
+		return nil, 0, classify("list listings of "+q.Vendor, err)
 	}
 	items, err := pgx.CollectRows(rows, scanListing(q.Vendor))
 	return items, total, err

@@ -7,7 +7,11 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,6 +21,8 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
+
+	"github.com/stockroom/stockroom/core/failure"
 )
 
 //go:embed migrations/*.sql
@@ -79,6 +85,30 @@ func migrateSchema(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("migrate schema: %w", err)
 	}
 	return nil
+}
+
+// classify turns a lost or refused connection into failure.StorageDown, so that clients get
+// 503 (retry) instead of 500; other errors pass through with context.
+func classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if connectionLost(err) {
+		return failure.StorageDown(fmt.Errorf("%s: %w", op, err))
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func connectionLost(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08: connection exception; 57P: operator intervention (shutdown, restart).
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")
+	}
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // isUniqueViolation reports whether err is Postgres refusing a duplicate key.
