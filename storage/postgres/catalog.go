@@ -78,73 +78,81 @@ func (s *CatalogStore) Collections(ctx context.Context, vendor string, req page.
 
 const listingColumns = "l.id::text, l.url, coalesce(l.name, ''), l.images, l.price_currency, l.price_current::float8, l.price_compare_at::float8, l.first_seen_by_service, l.last_updated_by_service"
 
-func scanListing(vendor string) pgx.RowToFunc[catalog.Listing] {
-	return func(r pgx.CollectableRow) (catalog.Listing, error) {
-		l := catalog.Listing{Vendor: vendor}
-		var images []byte
-		var currency *string
-		var current, compareAt *float64
-		if err := r.Scan(&l.ID, &l.URL, &l.Name, &images, &currency, &current, &compareAt, &l.FirstSeen, &l.LastUpdated); err != nil {
-			return l, err
-		}
-		if err := json.Unmarshal(images, &l.Images); err != nil {
-			return l, fmt.Errorf("listing %s images: %w", l.ID, err)
-		}
-		if current != nil {
-			l.Price = &catalog.Price{Current: *current, CompareAt: compareAt}
-			if currency != nil {
-				l.Price.Currency = *currency
-			}
-		}
-		return l, nil
-	}
-}
-
 // Listings pages by ordinal ranges where it can: with no collection filter or a single one,
-// page N costs the same as page 1 (see the migration's note on ordinals).
+// page N costs the same as page 1 (see the migration's note on ordinals), and the count and
+// the page come back in one round trip.
 func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]catalog.Listing, int, error) {
-	var vendorID int64
-	var total int
-	err := s.pool.QueryRow(ctx, "SELECT id, listings_count FROM vendors WHERE host = $1", q.Vendor).Scan(&vendorID, &total)
-	if isNoRows(err) {
-		return []catalog.Listing{}, 0, nil
-	}
-	if err != nil {
-		return nil, 0, classify("look up vendor "+q.Vendor, err)
-	}
-	var rows pgx.Rows
+	var (
+		rows pgx.Rows
+		err  error
+	)
 	switch len(q.CollectionURLs) {
 	case 0:
-		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+` FROM listings l
-			WHERE l.vendor_id = $1 AND l.ordinal > $2 ORDER BY l.ordinal LIMIT $3`, vendorID, q.Page.Offset(), q.Page.Size)
+		rows, err = s.pool.Query(ctx, `SELECT v.listings_count, `+listingColumns+` FROM vendors v
+			LEFT JOIN LATERAL (SELECT * FROM listings l WHERE l.vendor_id = v.id AND l.ordinal > $2 ORDER BY l.ordinal LIMIT $3) l ON true
+			WHERE v.host = $1`, q.Vendor, q.Page.Offset(), q.Page.Size)
 	case 1:
-		var collectionID string
-		err = s.pool.QueryRow(ctx, "SELECT id::text, listings_count FROM collections WHERE vendor_id = $1 AND url = $2",
-			vendorID, q.CollectionURLs[0]).Scan(&collectionID, &total)
-		if isNoRows(err) {
-			return []catalog.Listing{}, 0, nil
-		}
-		if err != nil {
-			return nil, 0, classify("look up collection", err)
-		}
-		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+` FROM collection_listings cl
-			JOIN listings l ON l.id = cl.listing_id
-			WHERE cl.collection_id = $1 AND cl.ordinal > $2 ORDER BY cl.ordinal LIMIT $3`, collectionID, q.Page.Offset(), q.Page.Size)
+		rows, err = s.pool.Query(ctx, `SELECT c.listings_count, `+listingColumns+` FROM vendors v
+			JOIN collections c ON c.vendor_id = v.id AND c.url = $2
+			LEFT JOIN LATERAL (
+				SELECT l.* FROM collection_listings cl JOIN listings l ON l.id = cl.listing_id
+				WHERE cl.collection_id = c.id AND cl.ordinal > $3 ORDER BY cl.ordinal LIMIT $4) l ON true
+			WHERE v.host = $1`, q.Vendor, q.CollectionURLs[0], q.Page.Offset(), q.Page.Size)
 	default:
-		const inCollections = ` FROM listings l WHERE l.vendor_id = $1 AND EXISTS (
-			SELECT 1 FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id
-			WHERE cl.listing_id = l.id AND c.vendor_id = $1 AND c.url = ANY($2))`
-		if err = s.pool.QueryRow(ctx, "SELECT count(*)"+inCollections, vendorID, q.CollectionURLs).Scan(&total); err != nil {
-			return nil, 0, classify("count listings", err)
-		}
-		rows, err = s.pool.Query(ctx, "SELECT "+listingColumns+inCollections+" ORDER BY l.ordinal LIMIT $3 OFFSET $4",
-			vendorID, q.CollectionURLs, q.Page.Size, q.Page.Offset())
+		rows, err = s.pool.Query(ctx, `WITH matching AS (
+				SELECT l.* FROM vendors v JOIN listings l ON l.vendor_id = v.id
+				WHERE v.host = $1 AND EXISTS (
+					SELECT 1 FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id
+					WHERE cl.listing_id = l.id AND c.vendor_id = v.id AND c.url = ANY($2)))
+			SELECT (SELECT count(*) FROM matching)::int, `+listingColumns+` FROM (SELECT 1) one
+			LEFT JOIN LATERAL (SELECT * FROM matching ORDER BY ordinal LIMIT $3 OFFSET $4) l ON true`,
+			q.Vendor, q.CollectionURLs, q.Page.Size, q.Page.Offset())
 	}
 	if err != nil {
 		return nil, 0, classify("list listings of "+q.Vendor, err)
 	}
-	items, err := pgx.CollectRows(rows, scanListing(q.Vendor))
-	return items, total, err
+	defer rows.Close()
+	total := 0
+	items := []catalog.Listing{}
+	for rows.Next() {
+		l, present, err := scanListingRow(rows, q.Vendor, &total)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read listings of %s: %w", q.Vendor, err)
+		}
+		if present {
+			items = append(items, l)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, classify("list listings of "+q.Vendor, err)
+	}
+	return items, total, nil
+}
+
+// scanListingRow reads a count and an optional listing (absent when the page is empty).
+func scanListingRow(rows pgx.Rows, vendor string, total *int) (catalog.Listing, bool, error) {
+	l := catalog.Listing{Vendor: vendor}
+	var id, url, name, currency *string
+	var images []byte
+	var current, compareAt *float64
+	var firstSeen, lastUpdated *time.Time
+	if err := rows.Scan(total, &id, &url, &name, &images, &currency, &current, &compareAt, &firstSeen, &lastUpdated); err != nil {
+		return l, false, err
+	}
+	if id == nil {
+		return l, false, nil
+	}
+	l.ID, l.URL, l.Name, l.FirstSeen, l.LastUpdated = *id, *url, *name, *firstSeen, *lastUpdated
+	if err := json.Unmarshal(images, &l.Images); err != nil {
+		return l, false, fmt.Errorf("listing %s images: %w", l.ID, err)
+	}
+	if current != nil {
+		l.Price = &catalog.Price{Current: *current, CompareAt: compareAt}
+		if currency != nil {
+			l.Price.Currency = *currency
+		}
+	}
+	return l, true, nil
 }
 
 func (s *CatalogStore) UpsertVendor(ctx context.Context, host, platform string, at time.Time) error {

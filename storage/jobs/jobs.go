@@ -1,0 +1,109 @@
+// Package jobs hands executions to runners through River, on the service's own Postgres: a
+// start enqueues a job in the same database the execution lives in, and any server process
+// sharing that database may run it.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/stockroom/stockroom/core/execution"
+)
+
+// Handler runs one execution of a kind to its end (or until ctx ends).
+type Handler func(ctx context.Context, executionID string) error
+
+// Options tune the queue. The zero value is usable.
+type Options struct {
+	// Workers is the number of executions of each kind run at once by this process.
+	// Default 4.
+	Workers int
+	Logger  *slog.Logger
+}
+
+// Queue is a River client that enqueues and works executions.
+type Queue struct {
+	client *river.Client[pgx.Tx]
+}
+
+var _ execution.Queue = (*Queue)(nil)
+
+// executionArgs is the job: which execution to run. The execution row holds everything else.
+type executionArgs struct {
+	ExecutionID   string         `json:"execution_id"`
+	ExecutionKind execution.Kind `json:"kind"`
+}
+
+func (executionArgs) Kind() string { return "execution" }
+
+type worker struct {
+	river.WorkerDefaults[executionArgs]
+	handlers map[execution.Kind]Handler
+}
+
+// Timeout is off: a crawl runs as long as the store is large, and stops on cancel instead.
+func (w *worker) Timeout(*river.Job[executionArgs]) time.Duration { return -1 }
+
+func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error {
+	h, ok := w.handlers[job.Args.ExecutionKind]
+	if !ok {
+		return river.JobCancel(fmt.Errorf("no handler for executions of kind %q", job.Args.ExecutionKind))
+	}
+	return h(ctx, job.Args.ExecutionID)
+}
+
+// queueName keeps kinds apart so that long crawls never hold up extractions or searches.
+func queueName(kind execution.Kind) string { return string(kind) }
+
+// New returns a Queue. handlers may be empty for a process that only enqueues.
+func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) (*Queue, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = 4
+	}
+	cfg := &river.Config{Logger: opts.Logger}
+	if len(handlers) > 0 {
+		workers := river.NewWorkers()
+		if err := river.AddWorkerSafely(workers, &worker{handlers: handlers}); err != nil {
+			return nil, err
+		}
+		cfg.Workers = workers
+		cfg.Queues = map[string]river.QueueConfig{}
+		for kind := range handlers {
+			cfg.Queues[queueName(kind)] = river.QueueConfig{MaxWorkers: opts.Workers}
+		}
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("river client: %w", err)
+	}
+	return &Queue{client: client}, nil
+}
+
+// Start begins working jobs; it returns at once.
+func (q *Queue) Start(ctx context.Context) error { return q.client.Start(ctx) }
+
+// Stop lets running jobs finish until ctx ends, then cancels them; their executions'
+// leases lapse and another process resumes them.
+func (q *Queue) Stop(ctx context.Context) error {
+	err := q.client.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		return q.client.StopAndCancel(context.Background())
+	}
+	return err
+}
+
+// Enqueue schedules an execution.
+func (q *Queue) Enqueue(ctx context.Context, kind execution.Kind, executionID string) error {
+	_, err := q.client.Insert(ctx, executionArgs{ExecutionID: executionID, ExecutionKind: kind}, &river.InsertOpts{Queue: queueName(kind), MaxAttempts: 5})
+	if err != nil {
+		return fmt.Errorf("enqueue %s: %w", executionID, err)
+	}
+	return nil
+}

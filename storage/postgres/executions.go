@@ -1,0 +1,195 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/core/execution"
+)
+
+// ExecutionStore implements execution.Store.
+type ExecutionStore struct{ pool *pgxpool.Pool }
+
+// NewExecutionStore returns an execution.Store over pool.
+func NewExecutionStore(pool *pgxpool.Pool) *ExecutionStore { return &ExecutionStore{pool: pool} }
+
+var _ execution.Store = (*ExecutionStore)(nil)
+
+const executionColumns = `id, kind, organization_id::text, status, coalesce(vendor, ''), steps, progress, parameters,
+	result, coalesce(error, ''), credits_used, created_at, started_at, stopped_at`
+
+func scanExecution(row pgx.Row) (execution.Execution, error) {
+	var e execution.Execution
+	var steps []byte
+	err := row.Scan(&e.ID, &e.Kind, &e.OrganizationID, &e.Status, &e.Vendor, &steps, &e.Progress, &e.Parameters,
+		&e.Result, &e.Error, &e.CreditsUsed, &e.CreatedAt, &e.StartedAt, &e.StoppedAt)
+	if isNoRows(err) {
+		return e, execution.ErrNotFound
+	}
+	if err != nil {
+		return e, err
+	}
+	if err := json.Unmarshal(steps, &e.Steps); err != nil {
+		return e, fmt.Errorf("execution %s steps: %w", e.ID, err)
+	}
+	return e, nil
+}
+
+func stepsJSON(steps []execution.Step) []byte {
+	if steps == nil {
+		steps = []execution.Step{}
+	}
+	b, _ := json.Marshal(steps) // a slice of plain structs always encodes
+	return b
+}
+
+func jsonOrNull(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	return []byte(raw)
+}
+
+func (s *ExecutionStore) Create(ctx context.Context, e execution.Execution) error {
+	params := e.Parameters
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO executions (id, kind, organization_id, status, vendor, steps, parameters, credits_used)
+		VALUES ($1, $2, $3, 'pending', nullif($4, ''), $5, $6, $7)`,
+		e.ID, e.Kind, e.OrganizationID, e.Vendor, stepsJSON(e.Steps), []byte(params), e.CreditsUsed)
+	if isUniqueViolation(err) && e.Kind == execution.Crawl {
+		var existing string
+		qerr := s.pool.QueryRow(ctx, `SELECT id FROM executions WHERE kind = 'crawl' AND vendor = $1
+			AND status IN ('pending', 'running')`, e.Vendor).Scan(&existing)
+		if qerr == nil {
+			return &execution.ActiveError{Existing: existing}
+		}
+		// The other crawl ended in between: the caller may simply try again.
+		return fmt.Errorf("create execution: %w", err)
+	}
+	return classify("create execution", err)
+}
+
+func (s *ExecutionStore) Get(ctx context.Context, id, organizationID string) (execution.Execution, error) {
+	query := "SELECT " + executionColumns + " FROM executions WHERE id = $1"
+	args := []any{id}
+	if organizationID != "" {
+		if _, err := uuid.Parse(organizationID); err != nil {
+			return execution.Execution{}, execution.ErrNotFound
+		}
+		query += " AND organization_id = $2"
+		args = append(args, organizationID)
+	}
+	e, err := scanExecution(s.pool.QueryRow(ctx, query, args...))
+	if err != nil && err != execution.ErrNotFound {
+		return e, classify("get execution", err)
+	}
+	return e, err
+}
+
+func (s *ExecutionStore) List(ctx context.Context, f execution.Filter) ([]execution.Execution, error) {
+	kinds := make([]string, len(f.Kinds))
+	for i, k := range f.Kinds {
+		kinds[i] = string(k)
+	}
+	statuses := make([]string, len(f.Statuses))
+	for i, st := range f.Statuses {
+		statuses[i] = string(st)
+	}
+	rows, err := s.pool.Query(ctx, "SELECT "+executionColumns+` FROM executions
+		WHERE organization_id = $1 AND kind = ANY($2) AND (cardinality($3::text[]) = 0 OR status = ANY($3))
+		ORDER BY created_at DESC, id LIMIT $4`, f.OrganizationID, kinds, statuses, f.Limit)
+	if err != nil {
+		return nil, classify("list executions", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (execution.Execution, error) { return scanExecution(r) })
+}
+
+func (s *ExecutionStore) Acquire(ctx context.Context, id, owner string, ttl time.Duration) (execution.Execution, bool, error) {
+	e, err := scanExecution(s.pool.QueryRow(ctx, `UPDATE executions SET
+			status = 'running', lease_owner = $2, lease_until = now() + $3::interval,
+			started_at = coalesce(started_at, now()), updated_at = now()
+		WHERE id = $1 AND status IN ('pending', 'running') AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $2)
+		RETURNING `+executionColumns, id, owner, ttl.String()))
+	if err == execution.ErrNotFound {
+		return e, false, nil
+	}
+	if err != nil {
+		return e, false, classify("acquire execution", err)
+	}
+	return e, true, nil
+}
+
+func (s *ExecutionStore) Report(ctx context.Context, l execution.Lease, ttl time.Duration, progress json.RawMessage, steps []execution.Step) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE executions SET lease_until = now() + $3::interval, progress = coalesce($4, progress),
+			steps = $5, updated_at = now()
+		WHERE id = $1 AND lease_owner = $2 AND status = 'running'`, l.ExecutionID, l.Owner, ttl.String(), jsonOrNull(progress), stepsJSON(steps))
+	if err != nil {
+		return classify("report execution progress", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return execution.ErrLeaseLost
+	}
+	return nil
+}
+
+func (s *ExecutionStore) Finish(ctx context.Context, l execution.Lease, status execution.Status, result json.RawMessage, message string, steps []execution.Step) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE executions SET status = $3, result = $4, error = nullif($5, ''), steps = $6,
+			progress = NULL, stopped_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
+		WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+		l.ExecutionID, l.Owner, status, jsonOrNull(result), message, stepsJSON(steps))
+	if err != nil {
+		return classify("finish execution", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return execution.ErrLeaseLost
+	}
+	return nil
+}
+
+func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) (execution.Execution, error) {
+	var out execution.Execution
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		query := "SELECT " + executionColumns + " FROM executions WHERE id = $1"
+		args := []any{id}
+		if organizationID != "" {
+			if _, err := uuid.Parse(organizationID); err != nil {
+				return execution.ErrNotFound
+			}
+			query += " AND organization_id = $2"
+			args = append(args, organizationID)
+		}
+		e, err := scanExecution(tx.QueryRow(ctx, query+" FOR UPDATE", args...))
+		if err != nil {
+			return err
+		}
+		if e.Status.Ended() {
+			return execution.ErrEnded
+		}
+		steps := execution.FailRunningStep(e.Steps)
+		out, err = scanExecution(tx.QueryRow(ctx, `UPDATE executions SET status = 'failed', error = $2, steps = $3,
+				progress = NULL, stopped_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
+			WHERE id = $1 RETURNING `+executionColumns, id, execution.CanceledMessage, stepsJSON(steps)))
+		return err
+	})
+	if err == execution.ErrNotFound || err == execution.ErrEnded {
+		return out, err
+	}
+	return out, classify("cancel execution", err)
+}
+
+func (s *ExecutionStore) Lapsed(ctx context.Context, kind execution.Kind) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id FROM executions WHERE kind = $1 AND status = 'running' AND lease_until < now()
+		ORDER BY created_at`, kind)
+	if err != nil {
+		return nil, classify("list lapsed executions", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
