@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -181,5 +180,3 @@ func when(t *time.Time) string {
 	}
 	return t.UTC().Format("2006-01-02 15:04")
 }
-
-var errNoClickHouse = errors.New("clickhouse.url is not set")

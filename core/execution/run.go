@@ -71,7 +71,7 @@ func (r *Runner) Run(ctx context.Context, id string, work Work) error {
 	}
 	workCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	job := &Job{Execution: e, lease: Lease{ExecutionID: id, Owner: r.opts.Owner}, steps: e.Steps}
+	job := &Job{Execution: e, lease: Lease{ExecutionID: id, Owner: r.opts.Owner}, steps: e.Steps, changed: make(chan struct{}, 1)}
 	if job.steps == nil {
 		job.steps = []Step{}
 	}
@@ -125,6 +125,7 @@ func (r *Runner) report(ctx context.Context, job *Job, stop context.CancelCauseF
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-job.changed:
 		}
 		progress, steps := job.snapshot()
 		err := r.store.Report(ctx, job.lease, r.opts.LeaseTTL, progress, steps)
@@ -146,6 +147,9 @@ type Job struct {
 	mu       sync.Mutex
 	steps    []Step
 	progress any
+	// changed asks for a report now: a step change is saved at once, so a cancel arriving
+	// just after it fails the right step.
+	changed chan struct{}
 }
 
 // Step marks step i with status (and, when running, every earlier step completed).
@@ -161,6 +165,10 @@ func (j *Job) Step(i int, status Status) {
 		}
 	}
 	j.steps[i].Status = status
+	select {
+	case j.changed <- struct{}{}:
+	default:
+	}
 }
 
 // Steps returns a copy of the steps.

@@ -1,0 +1,226 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+func migrated(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := postgres.Open(ctx, storagetest.NewPostgres(t), postgres.PoolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := postgres.Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+func newOrg(t *testing.T, pool *pgxpool.Pool, name string) access.Organization {
+	t.Helper()
+	org, err := postgres.NewAccessStore(pool).CreateOrganization(context.Background(), name, 100, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return org
+}
+
+func crawlOf(org, id, vendor string) execution.Execution {
+	return execution.Execution{ID: id, Kind: execution.Crawl, OrganizationID: org, Vendor: vendor,
+		Steps: execution.NewSteps("a", "b", "c")}
+}
+
+func TestOneActiveCrawlPerVendor(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	org := newOrg(t, pool, "acme")
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-1", "shop.example")); err != nil {
+		t.Fatal(err)
+	}
+	var active *execution.ActiveError
+	err := store.Create(ctx, crawlOf(org.ID, "crawl-2", "shop.example"))
+	if !errors.As(err, &active) || active.Existing != "crawl-1" {
+		t.Fatalf("second crawl of the vendor: %v, want ActiveError naming crawl-1", err)
+	}
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-3", "other.example")); err != nil {
+		t.Errorf("another vendor: %v", err)
+	}
+	if _, err := store.Cancel(ctx, "crawl-1", org.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-4", "shop.example")); err != nil {
+		t.Errorf("after the first ended: %v", err)
+	}
+}
+
+func TestExecutionsAreScopedToTheirOrganization(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	a, b := newOrg(t, pool, "a"), newOrg(t, pool, "b")
+	if err := store.Create(ctx, crawlOf(a.ID, "crawl-a", "shop.example")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Get(ctx, "crawl-a", b.ID); !errors.Is(err, execution.ErrNotFound) {
+		t.Errorf("b reads a's execution: %v", err)
+	}
+	if _, err := store.Cancel(ctx, "crawl-a", b.ID); !errors.Is(err, execution.ErrNotFound) {
+		t.Errorf("b cancels a's execution: %v", err)
+	}
+	if list, _ := store.List(ctx, execution.Filter{OrganizationID: b.ID, Kinds: []execution.Kind{execution.Crawl}, Limit: 10}); len(list) != 0 {
+		t.Errorf("b lists %d executions", len(list))
+	}
+	if _, err := store.Get(ctx, "crawl-a", ""); err != nil {
+		t.Errorf("unscoped read: %v", err)
+	}
+}
+
+func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	org := newOrg(t, pool, "acme")
+	runner := execution.NewRunner(store, execution.RunnerOptions{ReportEvery: 100 * time.Millisecond, LeaseTTL: time.Second})
+
+	// A completed run saves its result and steps.
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-ok", "ok.example")); err != nil {
+		t.Fatal(err)
+	}
+	err := runner.Run(ctx, "crawl-ok", func(ctx context.Context, job *execution.Job) (any, error) {
+		job.Step(0, execution.Running)
+		job.SetProgress(map[string]int{"n": 1})
+		time.Sleep(300 * time.Millisecond) // long enough for progress reports
+		job.Step(2, execution.Running)
+		job.Step(2, execution.Completed)
+		return map[string]int{"total": 7}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := store.Get(ctx, "crawl-ok", org.ID)
+	if e.Status != execution.Completed || string(e.Result) != `{"total": 7}` || e.StoppedAt == nil || e.Progress != nil {
+		t.Errorf("completed execution: %+v result %s", e, e.Result)
+	}
+	for _, s := range e.Steps {
+		if s.Status != execution.Completed {
+			t.Errorf("step %s is %s", s.Name, s.Status)
+		}
+	}
+
+	// A failed run records the message and the failed step; later steps stay pending.
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-bad", "bad.example")); err != nil {
+		t.Fatal(err)
+	}
+	_ = runner.Run(ctx, "crawl-bad", func(ctx context.Context, job *execution.Job) (any, error) {
+		job.Step(1, execution.Running)
+		return nil, errors.New("the site answered 500")
+	})
+	e, _ = store.Get(ctx, "crawl-bad", org.ID)
+	want := []execution.Status{execution.Completed, execution.Failed, execution.Pending}
+	if e.Status != execution.Failed || e.Error != "the site answered 500" {
+		t.Errorf("failed execution: %s %q", e.Status, e.Error)
+	}
+	for i, s := range e.Steps {
+		if s.Status != want[i] {
+			t.Errorf("step %d is %s, want %s", i, s.Status, want[i])
+		}
+	}
+
+	// A cancel stops the work within a report interval; the work done stays.
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-cancel", "slow.example")); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan time.Time, 1)
+	go func() {
+		_ = runner.Run(ctx, "crawl-cancel", func(ctx context.Context, job *execution.Job) (any, error) {
+			job.Step(2, execution.Running)
+			<-ctx.Done()
+			stopped <- time.Now()
+			return nil, ctx.Err()
+		})
+	}()
+	waitStatus(t, store, "crawl-cancel", execution.Running)
+	canceledAt := time.Now()
+	e, err = store.Cancel(ctx, "crawl-cancel", org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case at := <-stopped:
+		if at.Sub(canceledAt) > 2*time.Second {
+			t.Errorf("work stopped %s after the cancel", at.Sub(canceledAt))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("work did not stop after cancel")
+	}
+	e, _ = store.Get(ctx, "crawl-cancel", org.ID)
+	if e.Status != execution.Failed || e.Error != execution.CanceledMessage || e.Steps[2].Status != execution.Failed {
+		t.Errorf("canceled execution: %s %q %v", e.Status, e.Error, e.Steps)
+	}
+	if _, err := store.Cancel(ctx, "crawl-cancel", org.ID); !errors.Is(err, execution.ErrEnded) {
+		t.Errorf("second cancel: %v, want ErrEnded", err)
+	}
+}
+
+func waitStatus(t *testing.T, store execution.Store, id string, want execution.Status) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if e, err := store.Get(context.Background(), id, ""); err == nil && e.Status == want {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never became %s", id, want)
+}
+
+func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	org := newOrg(t, pool, "acme")
+	if err := store.Create(ctx, crawlOf(org.ID, "crawl-x", "x.example")); err != nil {
+		t.Fatal(err)
+	}
+	// A runner that dies holding the lease: acquire, never report.
+	if _, ok, err := store.Acquire(ctx, "crawl-x", "dead", 200*time.Millisecond); err != nil || !ok {
+		t.Fatalf("acquire: %v %v", ok, err)
+	}
+	if _, ok, _ := store.Acquire(ctx, "crawl-x", "other", time.Second); ok {
+		t.Fatal("a held lease was taken")
+	}
+	if err := store.Report(ctx, execution.Lease{ExecutionID: "crawl-x", Owner: "dead"}, time.Millisecond, json.RawMessage(`{"done":["c1"]}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	lapsed, err := store.Lapsed(ctx, execution.Crawl)
+	if err != nil || len(lapsed) != 1 || lapsed[0] != "crawl-x" {
+		t.Fatalf("lapsed: %v %v", lapsed, err)
+	}
+	e, ok, err := store.Acquire(ctx, "crawl-x", "other", time.Second)
+	if err != nil || !ok {
+		t.Fatalf("taking over a lapsed lease: %v %v", ok, err)
+	}
+	if string(e.Progress) != `{"done": ["c1"]}` {
+		t.Errorf("the successor does not see the saved progress: %s", e.Progress)
+	}
+	if err := store.Report(ctx, execution.Lease{ExecutionID: "crawl-x", Owner: "dead"}, time.Second, nil, nil); !errors.Is(err, execution.ErrLeaseLost) {
+		t.Errorf("the dead runner's report: %v, want ErrLeaseLost", err)
+	}
+}
