@@ -10,7 +10,7 @@ import (
 // Each generation of a browse endpoint is the same core call with its own parameter source,
 // page bounds and response shape.
 
-type shape[T any] func(page.Result[T]) fiber.Map
+type shape[T any] func(page.Result[T]) any
 
 func (s *Server) vendors(bounds page.Bounds, render shape[catalog.Vendor]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
@@ -92,17 +92,23 @@ func (s *Server) listings(read func(*fiber.Ctx) (params, error), collectionParam
 	}
 }
 
-func vendorsV2Shape(r page.Result[catalog.Vendor]) fiber.Map { return v2List(r, vendorJSONv2, nil) }
-func vendorsV1Shape(r page.Result[catalog.Vendor]) fiber.Map { return v2List(r, vendorJSON, nil) }
-func collectionsV2Shape(r page.Result[catalog.Collection]) fiber.Map {
-	return v2List(r, collectionJSON, nil)
+func vendorsV2Shape(r page.Result[catalog.Vendor]) any { return v2List(r, vendorJSONv2, emptyMeta{}) }
+func vendorsV1Shape(r page.Result[catalog.Vendor]) any { return v2List(r, vendorJSON, emptyMeta{}) }
+func collectionsV2Shape(r page.Result[catalog.Collection]) any {
+	return v2List(r, collectionJSON, emptyMeta{})
 }
-func listingsV2Shape(r page.Result[catalog.Listing]) fiber.Map { return v2List(r, listingJSON, nil) }
+func listingsV2Shape(r page.Result[catalog.Listing]) any { return v2List(r, listingJSON, emptyMeta{}) }
 
-func collectionsV1Shape(r page.Result[catalog.Collection]) fiber.Map {
-	return fiber.Map{"collections": mapItems(r.Items, collectionJSON), "meta": v1Pagination(r)}
+func collectionsV1Shape(r page.Result[catalog.Collection]) any {
+	return struct {
+		Collections []collectionItem `json:"collections"`
+		Meta        paginationV1     `json:"meta"`
+	}{mapItems(r.Items, collectionJSON), v1Pagination(r)}
 }
 
-func listingsV1Shape(r page.Result[catalog.Listing]) fiber.Map {
-	return fiber.Map{"listings": mapItems(r.Items, listingJSON), "meta": v1Pagination(r)}
+func listingsV1Shape(r page.Result[catalog.Listing]) any {
+	return struct {
+		Listings []listingItem `json:"listings"`
+		Meta     paginationV1  `json:"meta"`
+	}{mapItems(r.Items, listingJSON), v1Pagination(r)}
 }

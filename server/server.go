@@ -12,6 +12,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/usage"
 )
 
@@ -27,6 +28,8 @@ type Check struct {
 type Deps struct {
 	Access  *access.Service
 	Catalog *catalog.Service
+	// Crawl serves the crawl endpoints; nil leaves them out.
+	Crawl *crawl.Service
 	// Usage answers the usage endpoints; nil when no ClickHouse is configured.
 	Usage *usage.Service
 	// Recorder receives one event per authenticated call; nil turns metering off.
@@ -51,6 +54,7 @@ type Server struct {
 	app      *fiber.App
 	access   *access.Service
 	catalog  *catalog.Service
+	crawl    *crawl.Service
 	usage    *usage.Service
 	recorder usage.Recorder
 	checks   []Check
@@ -67,7 +71,7 @@ func New(deps Deps, opts Options) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{
-		access: deps.Access, catalog: deps.Catalog, usage: deps.Usage, recorder: deps.Recorder,
+		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, usage: deps.Usage, recorder: deps.Recorder,
 		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
 	}
 	s.app = fiber.New(fiber.Config{
@@ -108,6 +112,17 @@ func (s *Server) routes(opts Options) {
 	v2.Get("/listings", s.listings(fromQuery, "collection_url", catalog.ListingsV2, listingsV2Shape))
 	v2.Post("/listings", s.listings(fromBody, "collection_url", catalog.ListingsV2, listingsV2Shape))
 	v2.Get("/usage", s.usageReport)
+
+	if s.crawl != nil {
+		v1.Post("/crawl", s.crawlStart(false))
+		v1.Get("/crawl", s.crawlList(executionListV1, executionsV1))
+		v1.Get("/crawl/:execution_id", s.crawlStatus(crawlV1))
+		v1.Delete("/crawl/:execution_id", s.crawlCancel)
+		v2.Post("/crawl", s.crawlStart(true))
+		v2.Get("/crawl", s.crawlList(executionListV2, executionsV2))
+		v2.Get("/crawl/:execution_id", s.crawlStatus(crawlV2))
+		v2.Delete("/crawl/:execution_id", s.crawlCancel)
+	}
 
 	legacy := app.Group("/api")
 	legacy.Get("/vendors", s.legacyVendors)

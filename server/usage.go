@@ -7,10 +7,6 @@ import (
 	"github.com/stockroom/stockroom/core/usage"
 )
 
-func usageItemJSON(p usage.PathCount) fiber.Map {
-	return fiber.Map{"path": p.Path, "total_calls": p.TotalCalls}
-}
-
 var errUsageOff = &failure.Error{Kind: failure.Unavailable, Message: "usage reporting is not configured on this server"}
 
 // usageReport serves /v1/usage and /v2/usage: the caller's organization only.
@@ -30,7 +26,9 @@ func (s *Server) usageReport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(v2List(r, usageItemJSON, fiber.Map{"period": string(period)}))
+	return c.JSON(v2List(r, usageItemJSON, struct {
+		Period usage.Period `json:"period"`
+	}{period}))
 }
 
 // legacyUsage serves /api/usage: unpaginated, period at the root.
@@ -46,5 +44,8 @@ func (s *Server) legacyUsage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"usage": mapItems(items, usageItemJSON), "period": string(period)})
+	return c.JSON(struct {
+		Usage  []usageItem  `json:"usage"`
+		Period usage.Period `json:"period"`
+	}{mapItems(items, usageItemJSON), period})
 }

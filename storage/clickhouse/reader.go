@@ -1,0 +1,84 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/stockroom/stockroom/core/usage"
+)
+
+// Reader answers usage questions from the hourly rollup. It implements usage.Reader.
+type Reader struct {
+	conn driver.Conn
+}
+
+var _ usage.Reader = (*Reader)(nil)
+
+// NewReader returns a Reader over conn.
+func NewReader(conn driver.Conn) *Reader {
+	return &Reader{conn: conn}
+}
+
+// CallsByPath counts an organization's calls per path since a time, most called first,
+// then by path, and returns the window [offset, offset+limit) with the number of paths.
+//
+// Periods are hour-aligned: since is rounded down to the start of its hour (UTC), because
+// the rollup keeps hours. A 24h report may therefore include up to 59 minutes more than 24
+// hours. The zero time means all time.
+//
+// All paths are fetched and the window is cut here: paths are route templates, a few
+// hundred at most, so one small query gives the page and the total from the same snapshot.
+func (r *Reader) CallsByPath(ctx context.Context, organizationID string, since time.Time, offset, limit int) ([]usage.PathCount, int, error) {
+	query := "SELECT path, sum(calls) AS total FROM usage_hourly WHERE organization_id = ?"
+	args := []any{organizationID}
+	if !since.IsZero() {
+		query += " AND hour >= toDateTime(?)"
+		args = append(args, hourStart(since).Unix())
+	}
+	query += " GROUP BY path ORDER BY total DESC, path"
+
+	rows, err := r.conn.Query(ctx, query, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("usage calls by path: %w", err)
+	}
+	defer rows.Close()
+	var all []usage.PathCount
+	for rows.Next() {
+		var (
+			path  string
+			total uint64
+		)
+		if err := rows.Scan(&path, &total); err != nil {
+			return nil, 0, fmt.Errorf("usage calls by path: scan: %w", err)
+		}
+		all = append(all, usage.PathCount{Path: path, TotalCalls: int64(total)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("usage calls by path: %w", err)
+	}
+	return window(all, offset, limit), len(all), nil
+}
+
+// hourStart is t rounded down to its hour in UTC (time.Truncate works on absolute time,
+// so it is right for every zone with whole-hour offsets from UTC; UTC is what we store).
+func hourStart(t time.Time) time.Time {
+	return t.UTC().Truncate(time.Hour)
+}
+
+// window returns items[offset:offset+limit], clamped; a limit of 0 means no limit.
+func window[T any](items []T, offset, limit int) []T {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset >= len(items) {
+		return []T{}
+	}
+	items = items[offset:]
+	if limit > 0 && limit < len(items) {
+		items = items[:limit]
+	}
+	return items
+}

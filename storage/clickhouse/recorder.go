@@ -1,0 +1,256 @@
+package clickhouse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/stockroom/stockroom/core/usage"
+)
+
+// RecorderOptions configure NewRecorder. Only SpoolDir is required.
+type RecorderOptions struct {
+	// SpoolDir holds batches that could not be inserted, until ClickHouse is back. It is
+	// created when missing and must belong to this process alone. Required.
+	SpoolDir string
+	// SpoolMaxBytes bounds the spool; batches beyond it are dropped, counted and logged.
+	// Default (zero): 1 GiB.
+	SpoolMaxBytes int64
+	// BatchSize is the number of events that triggers a flush. Default (zero): 10,000.
+	// At most 1,000,000, so that a batch stays one block (hence one atomic insert).
+	BatchSize int
+	// FlushInterval is the longest an event waits in memory. Default (zero): 1s.
+	FlushInterval time.Duration
+	// QueueSize is the capacity of the in-memory queue in front of the batcher. An event
+	// that finds it full waits in a small overflow buffer (up to BatchSize events) that is
+	// spooled on the next flush; beyond that it is dropped. Default (zero): 4 × BatchSize.
+	QueueSize int
+	// InsertTimeout bounds one insert or look-up. Default (zero): 10s.
+	InsertTimeout time.Duration
+	// RetryMin and RetryMax bound the backoff between attempts to deliver the spool while
+	// ClickHouse fails; the delay doubles after each failure. Defaults (zero): 500ms, 30s.
+	RetryMin, RetryMax time.Duration
+	// Logger receives delivery failures, drops and recoveries. Default (nil): slog.Default().
+	Logger *slog.Logger
+}
+
+const maxBatchSize = 1_000_000
+
+func (o RecorderOptions) withDefaults() (RecorderOptions, error) {
+	if o.SpoolDir == "" {
+		return o, errors.New("usage recorder: SpoolDir is required")
+	}
+	if o.BatchSize < 0 || o.BatchSize > maxBatchSize {
+		return o, fmt.Errorf("usage recorder: BatchSize must be between 1 and %d, got %d", maxBatchSize, o.BatchSize)
+	}
+	if o.SpoolMaxBytes == 0 {
+		o.SpoolMaxBytes = 1 << 30
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = 10_000
+	}
+	if o.FlushInterval == 0 {
+		o.FlushInterval = time.Second
+	}
+	if o.QueueSize == 0 {
+		o.QueueSize = 4 * o.BatchSize
+	}
+	if o.InsertTimeout == 0 {
+		o.InsertTimeout = 10 * time.Second
+	}
+	if o.RetryMin == 0 {
+		o.RetryMin = 500 * time.Millisecond
+	}
+	if o.RetryMax == 0 {
+		o.RetryMax = 30 * time.Second
+	}
+	if o.RetryMax < o.RetryMin {
+		o.RetryMax = o.RetryMin
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o, nil
+}
+
+// Recorder batches usage events into ClickHouse. It implements usage.Recorder.
+type Recorder struct {
+	opts   RecorderOptions
+	sink   sink
+	spool  *spool
+	logger *slog.Logger
+
+	events  chan usage.Event // Record -> collector
+	batches chan *batch      // collector -> delivery loop
+	stop    chan struct{}    // closed by Close: flush and finish
+	done    chan struct{}    // closed when the delivery loop has finished
+	// ctx is cancelled when Close's context ends, aborting in-flight inserts (whose batches
+	// are then spooled).
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// closeMu makes Close wait for in-flight Record calls, so that no event is left in the
+	// queue after the collector's last look at it.
+	closeMu sync.RWMutex
+	closed  bool
+
+	overflowMu sync.Mutex
+	overflow   []usage.Event
+
+	queued    atomic.Int64 // accepted, not yet inserted, spooled or dropped
+	delivered atomic.Int64
+	dropped   atomic.Int64
+	failing   atomic.Bool
+
+	lastDropLog atomic.Int64 // unix nanoseconds
+}
+
+var _ usage.Recorder = (*Recorder)(nil)
+
+// NewRecorder starts a recorder writing to conn. Batches left in the spool by an earlier
+// run are delivered first. Call Close to stop it.
+func NewRecorder(conn driver.Conn, opts RecorderOptions) (*Recorder, error) {
+	return newRecorder(eventTable{conn: conn}, opts)
+}
+
+func newRecorder(s sink, opts RecorderOptions) (*Recorder, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	sp, err := openSpool(opts.SpoolDir, opts.SpoolMaxBytes, opts.Logger)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Recorder{
+		opts:    opts,
+		sink:    s,
+		spool:   sp,
+		logger:  opts.Logger,
+		events:  make(chan usage.Event, opts.QueueSize),
+		batches: make(chan *batch, 2),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		ctx:     ctx,
+		cancel:  cancel,
+	}
+	if st := sp.stats(); st.batches > 0 {
+		r.logger.Info("usage spool holds batches from an earlier run", "batches", st.batches, "events", st.events, "bytes", st.bytes)
+	}
+	go r.collect()
+	go r.deliver()
+	return r, nil
+}
+
+// Record queues e and returns at once. When the queue is full the event waits in the
+// overflow buffer, which the next flush spools; when that is full too, it is dropped and
+// counted.
+func (r *Recorder) Record(e usage.Event) {
+	r.closeMu.RLock()
+	defer r.closeMu.RUnlock()
+	if r.closed {
+		r.drop(1, "recorder closed")
+		return
+	}
+	select {
+	case r.events <- e:
+		r.queued.Add(1)
+		return
+	default:
+	}
+	r.overflowMu.Lock()
+	full := len(r.overflow) >= r.opts.BatchSize
+	if !full {
+		r.overflow = append(r.overflow, e)
+		r.queued.Add(1)
+	}
+	r.overflowMu.Unlock()
+	if full {
+		r.drop(1, "queue and overflow full")
+	}
+}
+
+// Close flushes what is queued and waits for it to be inserted or spooled. When ctx ends
+// first, in-flight inserts are abandoned and their batches spooled (a batch that was in
+// fact inserted is recognised when the spool is delivered). Events recorded after Close
+// are dropped.
+func (r *Recorder) Close(ctx context.Context) error {
+	r.closeMu.Lock()
+	if r.closed {
+		r.closeMu.Unlock()
+		<-r.done
+		return nil
+	}
+	r.closed = true
+	r.closeMu.Unlock()
+
+	stopAbort := context.AfterFunc(ctx, r.cancel)
+	defer stopAbort()
+	close(r.stop)
+	<-r.done
+	r.cancel()
+	st := r.Stats()
+	if st.SpooledBatches > 0 {
+		r.logger.Warn("usage recorder closed with batches left in the spool; they are delivered on next start",
+			"batches", st.SpooledBatches, "events", st.SpooledEvents, "dir", r.opts.SpoolDir)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("close usage recorder: %w", err)
+	}
+	return nil
+}
+
+// Stats is a snapshot of the recorder, for /healthz and logs. Counters are events unless
+// named otherwise.
+type Stats struct {
+	// Queued events are in memory: in the queue, the overflow buffer or a batch in flight.
+	Queued int64 `json:"queued"`
+	// SpooledBatches, SpooledEvents and SpooledBytes describe the on-disk spool.
+	SpooledBatches int   `json:"spooled_batches"`
+	SpooledEvents  int   `json:"spooled_events"`
+	SpooledBytes   int64 `json:"spooled_bytes"`
+	// Delivered events are in ClickHouse (since this recorder started).
+	Delivered int64 `json:"delivered"`
+	// Dropped events are lost: the spool was full, the queue and overflow were full, or
+	// they were recorded after Close.
+	Dropped int64 `json:"dropped"`
+	// QuarantinedFiles are spool files set aside as unreadable (see <SpoolDir>/quarantine).
+	QuarantinedFiles int64 `json:"quarantined_files"`
+	// Failing is true while the last attempt to reach ClickHouse failed.
+	Failing bool `json:"failing"`
+}
+
+// Stats returns a snapshot of the recorder's counters.
+func (r *Recorder) Stats() Stats {
+	sp := r.spool.stats()
+	return Stats{
+		Queued:           r.queued.Load(),
+		SpooledBatches:   sp.batches,
+		SpooledEvents:    sp.events,
+		SpooledBytes:     sp.bytes,
+		Delivered:        r.delivered.Load(),
+		Dropped:          r.dropped.Load(),
+		QuarantinedFiles: sp.quarantined,
+		Failing:          r.failing.Load(),
+	}
+}
+
+// drop counts n lost events and says so loudly: a dropped event is a call nobody is billed
+// for and nobody sees in a report.
+// Under overload drops come by the thousand, so the log says it at most once a second.
+func (r *Recorder) drop(n int, reason string) {
+	total := r.dropped.Add(int64(n))
+	now := time.Now().UnixNano()
+	last := r.lastDropLog.Load()
+	if now-last < int64(time.Second) || !r.lastDropLog.CompareAndSwap(last, now) {
+		return
+	}
+	r.logger.Error("usage events dropped", "events", n, "reason", reason, "dropped_total", total)
+}
