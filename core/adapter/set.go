@@ -1,0 +1,319 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/stockroom/stockroom/core/product"
+)
+
+// Limits bound the follow-up fetches of one operation of one adapter.
+type Limits struct {
+	// Rounds is the most calls of one adapter per operation. Zero means 4.
+	Rounds int
+	// FetchesPerRound is the most URLs fetched after one round. Zero means 8.
+	FetchesPerRound int
+	// Documents is the most documents handed to an adapter in total. Zero means 24.
+	Documents int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Rounds <= 0 {
+		l.Rounds = 4
+	}
+	if l.FetchesPerRound <= 0 {
+		l.FetchesPerRound = 8
+	}
+	if l.Documents <= 0 {
+		l.Documents = 24
+	}
+	return l
+}
+
+// MinConfidence is the detection confidence from which a platform adapter is used.
+const MinConfidence = 0.5
+
+// Set runs the loaded adapters for the engines. Its zero value is not usable: Source and
+// Fetcher are required.
+type Set struct {
+	Source  Source
+	Fetcher Fetcher
+	// Limits default as documented on Limits.
+	Limits Limits
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// Result is the outcome of extracting one product URL.
+type Result struct {
+	Product *product.Product
+	Outcome Outcome
+	Message string
+}
+
+// run calls m for op until it stops asking for documents or a limit is reached. Documents
+// already fetched in this operation (by another adapter too) come from docs, which run
+// extends, so no URL is fetched twice.
+func (s *Set) run(ctx context.Context, m Module, req Request, docs map[string]*Document) (*Response, error) {
+	lim := s.Limits.withDefaults()
+	for round := 0; ; round++ {
+		req.Round = round
+		resp, err := m.Call(ctx, &req)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Fetch) == 0 || round+1 >= lim.Rounds {
+			return resp, nil
+		}
+		added := 0
+		for _, u := range resp.Fetch {
+			if added >= lim.FetchesPerRound || len(req.Docs) >= lim.Documents {
+				break
+			}
+			if slices.ContainsFunc(req.Docs, func(d *Document) bool { return d.URL == u }) {
+				continue
+			}
+			d, ok := docs[u]
+			if !ok {
+				if d, err = s.Fetcher.Fetch(ctx, u); err != nil {
+					return nil, fmt.Errorf("fetch %s for %s: %w", u, m.Info().Name, err)
+				}
+				docs[u] = d
+			}
+			req.Docs = append(req.Docs, d)
+			added++
+		}
+		if added == 0 {
+			// Everything asked for is already there (or over the limit): another round
+			// would see the same documents and answer the same.
+			return resp, nil
+		}
+	}
+}
+
+func (s *Set) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+// Detect asks every adapter that can detect whether the site whose home page is home runs
+// its platform, and returns the detections at or above MinConfidence, most confident first.
+func (s *Set) Detect(ctx context.Context, home *Document) ([]Detection, error) {
+	docs := map[string]*Document{home.URL: home}
+	var out []Detection
+	for _, m := range s.Source.Modules() {
+		if !m.Info().Can(OpDetect) {
+			continue
+		}
+		resp, err := s.run(ctx, m, Request{Op: OpDetect, URL: home.URL, Docs: []*Document{home}}, docs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpDetect, "url", home.URL, "err", err)
+			continue
+		}
+		if d := resp.Detection; d != nil && d.Confidence >= MinConfidence {
+			out = append(out, *d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Detection) int {
+		switch {
+		case a.Confidence > b.Confidence:
+			return -1
+		case a.Confidence < b.Confidence:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
+
+// ErrNoAdapter means no loaded adapter offers the operation for the platform.
+var ErrNoAdapter = errors.New("no adapter for platform")
+
+// forPlatform returns the adapters that can do op for platform, platform adapters first.
+// An empty platform selects the generic adapters.
+func (s *Set) forPlatform(platform string, op Op) []Module {
+	var specific, generic []Module
+	for _, m := range s.Source.Modules() {
+		info := m.Info()
+		switch {
+		case !info.Can(op):
+		case info.Generic():
+			generic = append(generic, m)
+		case platform != "" && slices.Contains(info.Platforms, platform):
+			specific = append(specific, m)
+		}
+	}
+	return append(specific, generic...)
+}
+
+// Discover returns the collections of the site whose home page is home, from the first
+// adapter for platform that finds any.
+func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]Collection, error) {
+	docs := map[string]*Document{home.URL: home}
+	mods := s.forPlatform(platform, OpDiscover)
+	if len(mods) == 0 {
+		return nil, fmt.Errorf("discover %s: %w %q", home.URL, ErrNoAdapter, platform)
+	}
+	var lastErr error
+	for _, m := range mods {
+		resp, err := s.run(ctx, m, Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}, docs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpDiscover, "url", home.URL, "err", err)
+			lastErr = fmt.Errorf("discover %s with %s: %w", home.URL, m.Info().Name, err)
+			continue
+		}
+		if len(resp.Collections) > 0 {
+			return resp.Collections, nil
+		}
+	}
+	return nil, lastErr
+}
+
+// ListPage is one page of a collection's products; Next is the cursor of the following
+// page, empty on the last.
+type ListPage struct {
+	Listings []Listing
+	Next     string
+}
+
+// List returns one page of the products of the collection at collectionURL, starting at
+// cursor (empty for the first page).
+func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string) (ListPage, error) {
+	mods := s.forPlatform(platform, OpList)
+	if len(mods) == 0 {
+		return ListPage{}, fmt.Errorf("list %s: %w %q", collectionURL, ErrNoAdapter, platform)
+	}
+	var lastErr error
+	for _, m := range mods {
+		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor}, map[string]*Document{})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ListPage{}, ctx.Err()
+			}
+			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpList, "url", collectionURL, "err", err)
+			lastErr = fmt.Errorf("list %s with %s: %w", collectionURL, m.Info().Name, err)
+			continue
+		}
+		if len(resp.Listings) > 0 || resp.Next != "" {
+			return ListPage{Listings: resp.Listings, Next: resp.Next}, nil
+		}
+	}
+	return ListPage{}, lastErr
+}
+
+// Extract extracts the product at rawURL. page is the fetched page when the caller has it
+// (a saved page, or the crawl's own fetch); nil means fetch it.
+//
+// Adapters run in priority order, platform adapters first (those whose platform the page
+// itself is detected as), then the generic ones; each fills what the previous left unknown,
+// and the product records which adapter supplied each field.
+func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Result, error) {
+	if msg := checkURL(rawURL); msg != "" {
+		return Result{Outcome: MalformedURL, Message: msg}, nil
+	}
+	if page == nil {
+		var err error
+		if page, err = s.Fetcher.Fetch(ctx, rawURL); err != nil {
+			return Result{}, fmt.Errorf("extract %s: %w", rawURL, err)
+		}
+	}
+	if r, done := pageOutcome(rawURL, page); done {
+		return r, nil
+	}
+
+	docs := map[string]*Document{page.URL: page}
+	dets, err := s.Detect(ctx, page)
+	if err != nil {
+		return Result{}, err
+	}
+	platform := ""
+	if len(dets) > 0 {
+		platform = dets[0].Platform
+	}
+
+	merged := &product.Product{}
+	first := Result{Outcome: Other, Message: "no adapter answered"}
+	answered := false
+	for _, m := range s.forPlatform(platform, OpExtract) {
+		name := m.Info().Name
+		resp, err := s.run(ctx, m, Request{Op: OpExtract, URL: rawURL, Docs: []*Document{page}}, docs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Result{}, ctx.Err()
+			}
+			s.logger().Warn("adapter failed", "adapter", name, "op", OpExtract, "url", rawURL, "err", err)
+			continue
+		}
+		if resp.Product == nil {
+			// The most specific adapter's reason for finding nothing is the one reported
+			// when nobody finds anything.
+			if !answered && resp.Outcome != "" && resp.Outcome != Success {
+				first = Result{Outcome: resp.Outcome, Message: resp.Message}
+				answered = true
+			}
+			continue
+		}
+		product.Merge(merged, resp.Product, name)
+	}
+	if len(merged.Sources) == 0 {
+		return first, nil
+	}
+	if merged.URL == "" {
+		merged.URL = rawURL
+	}
+	if merged.Platform == nil && platform != "" {
+		merged.Platform = &platform
+		merged.Sources["platform"] = "detect"
+	}
+	return Result{Product: merged, Outcome: Success}, nil
+}
+
+// checkURL returns why rawURL cannot be a product URL, or "".
+func checkURL(rawURL string) string {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	switch {
+	case err != nil:
+		return fmt.Sprintf("unparseable URL: %v", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "URL must start with http:// or https://"
+	case u.Host == "":
+		return "URL has no host"
+	}
+	return ""
+}
+
+// pageOutcome decides the outcomes that need no adapter: failed fetches, error statuses,
+// bot walls and redirects to the home page.
+func pageOutcome(rawURL string, page *Document) (Result, bool) {
+	switch {
+	case page.Status == 0:
+		return Result{Outcome: Other, Message: "fetch failed: " + page.Err}, true
+	case page.Status == 404 || page.Status == 410:
+		return Result{Outcome: NonProductURL, Message: fmt.Sprintf("page answered %d", page.Status)}, true
+	case page.Status == 401 || page.Status == 403 || page.Status == 429:
+		return Result{Outcome: AutomatedAccessNotPermitted, Message: fmt.Sprintf("page answered %d", page.Status)}, true
+	case page.Status >= 400:
+		return Result{Outcome: Other, Message: fmt.Sprintf("page answered %d", page.Status)}, true
+	}
+	if page.FinalURL != "" && page.FinalURL != rawURL {
+		if u, err := url.Parse(page.FinalURL); err == nil && (u.Path == "" || u.Path == "/") {
+			if o, err := url.Parse(rawURL); err == nil && o.Path != "" && o.Path != "/" {
+				return Result{Outcome: NonProductURL, Message: "redirected to the home page"}, true
+			}
+		}
+	}
+	return Result{}, false
+}

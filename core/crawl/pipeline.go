@@ -1,0 +1,295 @@
+package crawl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/page"
+	"github.com/stockroom/stockroom/core/product"
+	"github.com/stockroom/stockroom/core/urlnorm"
+)
+
+// PipelineOptions tune a Pipeline. The zero value is usable.
+type PipelineOptions struct {
+	// Collections is how many collections are listed at once. Per-host politeness still
+	// applies underneath. Default 4.
+	Collections int
+	// MaxPages bounds the pages listed per collection, against endless paging. Default 2000.
+	MaxPages int
+	Logger   *slog.Logger
+}
+
+// Pipeline runs crawls.
+type Pipeline struct {
+	adapters *adapter.Set
+	catalog  catalog.Store
+	runner   *execution.Runner
+	opts     PipelineOptions
+}
+
+// NewPipeline returns a Pipeline that reads sites through adapters and writes catalog.
+func NewPipeline(adapters *adapter.Set, store catalog.Store, runner *execution.Runner, opts PipelineOptions) *Pipeline {
+	if opts.Collections <= 0 {
+		opts.Collections = 4
+	}
+	if opts.MaxPages <= 0 {
+		opts.MaxPages = 2000
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Pipeline{adapters: adapters, catalog: store, runner: runner, opts: opts}
+}
+
+// Run runs the crawl execution id to its end; it is the queue's handler for crawls.
+func (p *Pipeline) Run(ctx context.Context, id string) error {
+	return p.runner.Run(ctx, id, p.crawl)
+}
+
+// crawlState is what the steps share while a crawl runs.
+type crawlState struct {
+	job      *execution.Job
+	vendor   string
+	platform string
+
+	mu       sync.Mutex
+	progress Progress
+	seen     map[string]bool // listing URLs found in this crawl
+}
+
+func (st *crawlState) publish() {
+	st.mu.Lock()
+	p := st.progress
+	p.Done = slices.Clone(p.Done)
+	st.mu.Unlock()
+	st.job.SetProgress(p)
+}
+
+func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
+	var params Parameters
+	if err := json.Unmarshal(job.Parameters, &params); err != nil {
+		return nil, fmt.Errorf("read crawl parameters: %w", err)
+	}
+	st := &crawlState{job: job, vendor: job.Vendor, seen: map[string]bool{}}
+	// A resumed crawl starts from what its predecessor saved.
+	if len(job.Progress) > 0 {
+		_ = json.Unmarshal(job.Progress, &st.progress)
+	}
+	st.publish()
+	log := p.opts.Logger.With("execution_id", job.ID, "vendor", st.vendor)
+
+	job.Step(stepMethodIdx, execution.Running)
+	home, method, err := p.determineMethod(ctx, params.StartURL)
+	if err != nil {
+		return nil, err
+	}
+	st.platform = method.Platform
+	if err := p.catalog.UpsertVendor(ctx, st.vendor, st.platform, time.Now()); err != nil {
+		return nil, err
+	}
+	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence)
+
+	job.Step(stepDiscoverIdx, execution.Running)
+	collections, err := p.discover(ctx, st, home)
+	if err != nil {
+		return nil, err
+	}
+
+	job.Step(stepAnalyzeIdx, execution.Running)
+	// Largest first: the catalog's biggest collections are ready soonest.
+	slices.SortStableFunc(collections, func(a, b adapter.Collection) int { return count(b) - count(a) })
+	st.mu.Lock()
+	st.progress.CollectionsFound = len(collections)
+	st.mu.Unlock()
+	st.publish()
+
+	job.Step(stepListingsIdx, execution.Running)
+	if err := p.listAll(ctx, st, collections); err != nil {
+		return nil, err
+	}
+	job.Step(stepListingsIdx, execution.Completed)
+
+	urls := make([]string, len(collections))
+	for i, c := range collections {
+		urls[i] = c.URL
+	}
+	total := 0
+	if len(urls) > 0 {
+		// Distinct listings across the crawl's collections, resumed parts included.
+		_, n, err := p.catalog.Listings(ctx, catalog.ListingQuery{Vendor: st.vendor, CollectionURLs: urls, Page: pageOne})
+		if err != nil {
+			return nil, err
+		}
+		total = n
+	}
+	return Result{CollectionsTotal: len(collections), ListingsTotal: total, Method: &method}, nil
+}
+
+// determineMethod fetches the home page and asks the adapters which platform runs it.
+func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapter.Document, Method, error) {
+	home, err := p.adapters.Fetcher.Fetch(ctx, startURL)
+	if err != nil {
+		return nil, Method{}, err
+	}
+	if home.Status == 0 {
+		return nil, Method{}, fmt.Errorf("fetch %s: %s", startURL, home.Err)
+	}
+	if home.Status >= 400 {
+		return nil, Method{}, fmt.Errorf("fetch %s: the site answered %d", startURL, home.Status)
+	}
+	dets, err := p.adapters.Detect(ctx, home)
+	if err != nil {
+		return nil, Method{}, err
+	}
+	if len(dets) == 0 {
+		return home, Method{Platform: "", Confidence: 0, Evidence: []string{"no platform detected: generic adapters"}}, nil
+	}
+	d := dets[0]
+	return home, Method{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}, nil
+}
+
+// discover finds the vendor's collections and records them.
+func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]adapter.Collection, error) {
+	found, err := p.adapters.Discover(ctx, st.platform, home)
+	if err != nil {
+		return nil, fmt.Errorf("discover collections: %w", err)
+	}
+	var out []adapter.Collection
+	var inputs []catalog.CollectionInput
+	seen := map[string]bool{}
+	for _, c := range found {
+		u, err := urlnorm.Page(c.URL)
+		if err != nil || !sameVendor(u, st.vendor) || seen[u] {
+			continue
+		}
+		seen[u] = true
+		c.URL = u
+		out = append(out, c)
+		inputs = append(inputs, catalog.CollectionInput{URL: u, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount})
+	}
+	if err := p.catalog.UpsertCollections(ctx, st.vendor, inputs, time.Now()); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func sameVendor(pageURL, vendor string) bool {
+	u, err := url.Parse(pageURL)
+	if err != nil {
+		return false
+	}
+	host, err := urlnorm.Host(u.Host)
+	return err == nil && host == vendor
+}
+
+func count(c adapter.Collection) int {
+	if c.ProductsCount == nil {
+		return 0
+	}
+	return *c.ProductsCount
+}
+
+var pageOne = page.Request{Number: 1, Size: 1}
+
+// listAll lists every collection not done yet, a few at a time.
+func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []adapter.Collection) error {
+	st.mu.Lock()
+	done := map[string]bool{}
+	for _, u := range st.progress.Done {
+		done[u] = true
+	}
+	st.mu.Unlock()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(p.opts.Collections)
+	for _, c := range collections {
+		if done[c.URL] {
+			continue
+		}
+		g.Go(func() error { return p.listCollection(gctx, st, c) })
+	}
+	return g.Wait()
+}
+
+// listCollection pages through one collection, writing each page's listings.
+func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection) error {
+	cursor := ""
+	found := 0
+	for page := 0; page < p.opts.MaxPages; page++ {
+		lp, err := p.adapters.List(ctx, st.platform, c.URL, cursor)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			return fmt.Errorf("list collection %s: %w", c.URL, err)
+		}
+		inputs := make([]catalog.ListingInput, 0, len(lp.Listings))
+		for _, l := range lp.Listings {
+			u, err := urlnorm.Page(l.URL)
+			if err != nil || !sameVendor(u, st.vendor) {
+				continue
+			}
+			inputs = append(inputs, listingInput(u, l, c.URL))
+		}
+		if err := p.catalog.UpsertListings(ctx, st.vendor, inputs, time.Now()); err != nil {
+			return err
+		}
+		found += len(inputs)
+		st.mu.Lock()
+		for _, in := range inputs {
+			if !st.seen[in.URL] {
+				st.seen[in.URL] = true
+				st.progress.ListingsFound++
+			}
+		}
+		st.mu.Unlock()
+		st.publish()
+		if lp.Next == "" || lp.Next == cursor {
+			break
+		}
+		cursor = lp.Next
+	}
+	// The products a collection really holds, now that they are counted.
+	if err := p.catalog.UpsertCollections(ctx, st.vendor, []catalog.CollectionInput{{URL: c.URL, ProductsTotal: &found}}, time.Now()); err != nil {
+		return err
+	}
+	st.mu.Lock()
+	st.progress.Done = append(st.progress.Done, c.URL)
+	st.mu.Unlock()
+	st.publish()
+	return nil
+}
+
+func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {
+	in := catalog.ListingInput{URL: u, Name: l.Title, CollectionURLs: []string{collectionURL}}
+	if l.Price != nil {
+		in.Price = listingPrice(l.Price)
+	}
+	for i, img := range l.Images {
+		in.Images = append(in.Images, listingImage(i, img))
+	}
+	return in
+}
+
+func listingPrice(p *product.Price) *catalog.Price {
+	return &catalog.Price{Currency: p.Currency, Current: p.Current, CompareAt: p.CompareAt}
+}
+
+func listingImage(i int, img product.Image) catalog.Image {
+	pos := img.Position
+	if pos == 0 {
+		pos = i + 1
+	}
+	return catalog.Image{ID: img.ID, URL: img.URL, Width: img.Width, Height: img.Height, Position: pos, Alt: img.AltText}
+}

@@ -1,0 +1,185 @@
+// Package crawl discovers a vendor's collections and every listing in them and keeps the
+// catalog that the browse endpoints serve.
+//
+// A crawl is an execution of four steps, in order: determining the crawl method (which
+// adapter's platform the site runs), discovering collections, analyzing collections, and
+// extracting listings. Catalog writes are upserts by vendor and URL, so a crawl resumed
+// after its process died ends with the same catalog as one that ran straight through.
+package crawl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/urlnorm"
+)
+
+// Step names, in order, as the interface fixes them.
+const (
+	StepMethod      = "Determining crawl method"
+	StepDiscover    = "Discovering collections"
+	StepAnalyze     = "Analyzing collections"
+	StepListings    = "Extracting listings"
+	stepMethodIdx   = 0
+	stepDiscoverIdx = 1
+	stepAnalyzeIdx  = 2
+	stepListingsIdx = 3
+)
+
+// Parameters are what a crawl was asked to do.
+type Parameters struct {
+	// URL is what the client sent.
+	URL string `json:"url"`
+	// StartURL is the home page fetched first: the client's scheme, host and port.
+	StartURL string `json:"start_url"`
+}
+
+// Progress is saved while the crawl runs.
+type Progress struct {
+	CollectionsFound int `json:"collections_found"`
+	ListingsFound    int `json:"listings_found"`
+	// Done lists the collections whose listings are all written, so that a resumed crawl
+	// skips them.
+	Done []string `json:"done,omitempty"`
+}
+
+// Result is saved when the crawl completes.
+type Result struct {
+	CollectionsTotal int     `json:"collections_total"`
+	ListingsTotal    int     `json:"listings_total"`
+	Method           *Method `json:"method,omitempty"`
+}
+
+// Method is how the crawl read the site: the platform detected and the evidence.
+type Method struct {
+	Platform   string   `json:"platform"`
+	Confidence float64  `json:"confidence"`
+	Evidence   []string `json:"evidence,omitempty"`
+}
+
+// Service starts, reads and cancels crawls.
+type Service struct {
+	executions execution.Store
+	queue      execution.Queue
+	orgs       access.Store
+	credits    int64
+}
+
+// NewService returns a Service. credits is what a start charges (zero by default).
+func NewService(executions execution.Store, queue execution.Queue, orgs access.Store, credits int64) *Service {
+	return &Service{executions: executions, queue: queue, orgs: orgs, credits: credits}
+}
+
+// Started is the answer to a start.
+type Started struct {
+	ExecutionID string
+	// Existing is true when a crawl of the same vendor was already running.
+	Existing    bool
+	CreditsUsed int64
+}
+
+// Start begins a crawl of the vendor at rawURL for an organization, or returns the crawl
+// of that vendor already running.
+func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Started, error) {
+	if strings.TrimSpace(rawURL) == "" {
+		return Started{}, failure.Missing("url")
+	}
+	host, err := urlnorm.Host(rawURL)
+	if err != nil {
+		return Started{}, failure.OutOfRange("url", "must be a website URL or domain, got %q", rawURL)
+	}
+	start, err := startURL(rawURL, host)
+	if err != nil {
+		return Started{}, failure.OutOfRange("url", "%v", err)
+	}
+	org, err := s.orgs.Organization(ctx, organizationID)
+	if err != nil {
+		return Started{}, fmt.Errorf("organization: %w", err)
+	}
+	if !org.AutoTopUp {
+		return Started{}, &failure.Error{Kind: failure.AutoTopUpRequired, Message: "crawls require auto top-up to be enabled in billing settings"}
+	}
+	params, _ := json.Marshal(Parameters{URL: rawURL, StartURL: start})
+	e := execution.Execution{
+		ID:             "crawl-" + host + "-" + uuid.NewString(),
+		Kind:           execution.Crawl,
+		OrganizationID: organizationID,
+		Vendor:         host,
+		Steps:          execution.NewSteps(StepMethod, StepDiscover, StepAnalyze, StepListings),
+		Parameters:     params,
+		CreditsUsed:    s.credits,
+	}
+	var active *execution.ActiveError
+	switch err := s.executions.Create(ctx, e); {
+	case errors.As(err, &active):
+		return Started{ExecutionID: active.Existing, Existing: true}, nil
+	case err != nil:
+		return Started{}, err
+	}
+	if err := s.orgs.Charge(ctx, organizationID, s.credits); err != nil {
+		_, _ = s.executions.Cancel(context.WithoutCancel(ctx), e.ID, organizationID)
+		if errors.Is(err, access.ErrInsufficientCredits) {
+			return Started{}, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("a crawl costs %d credits", s.credits)}
+		}
+		return Started{}, err
+	}
+	if err := s.queue.Enqueue(ctx, execution.Crawl, e.ID); err != nil {
+		_, _ = s.executions.Cancel(context.WithoutCancel(ctx), e.ID, organizationID)
+		return Started{}, err
+	}
+	return Started{ExecutionID: e.ID, CreditsUsed: s.credits}, nil
+}
+
+// startURL keeps the client's scheme and port (a store on a test port), defaulting to https.
+func startURL(rawURL, host string) (string, error) {
+	s := strings.TrimSpace(rawURL)
+	if !strings.Contains(s, "://") {
+		return "https://" + host + "/", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("scheme must be http or https, got %q", u.Scheme)
+	}
+	return u.Scheme + "://" + u.Host + "/", nil
+}
+
+// Get returns a crawl of the organization; another organization's crawl is not found.
+func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
+	e, err := s.executions.Get(ctx, id, organizationID)
+	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != execution.Crawl) {
+		return e, failure.NotFoundf("crawl %s not found", id)
+	}
+	return e, err
+}
+
+// List returns an organization's crawls, newest first.
+func (s *Service) List(ctx context.Context, organizationID string, statuses []execution.Status, limit int) ([]execution.Execution, error) {
+	return s.executions.List(ctx, execution.Filter{OrganizationID: organizationID, Kinds: []execution.Kind{execution.Crawl}, Statuses: statuses, Limit: limit})
+}
+
+// Cancel stops a pending or running crawl; its runner notices within a second.
+func (s *Service) Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error) {
+	if _, err := s.Get(ctx, organizationID, id); err != nil {
+		return execution.Execution{}, err
+	}
+	e, err := s.executions.Cancel(ctx, id, organizationID)
+	switch {
+	case errors.Is(err, execution.ErrNotFound):
+		return e, failure.NotFoundf("crawl %s not found", id)
+	case errors.Is(err, execution.ErrEnded):
+		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("crawl %s has already ended", id)}
+	}
+	return e, err
+}
