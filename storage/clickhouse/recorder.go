@@ -196,6 +196,7 @@ func (r *Recorder) Close(ctx context.Context) error {
 	close(r.stop)
 	<-r.done
 	r.cancel()
+	defer r.spool.release()
 	st := r.Stats()
 	if st.SpooledBatches > 0 {
 		r.logger.Warn("usage recorder closed with batches left in the spool; they are delivered on next start",

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // errSpoolFull is returned by put when a batch would take the spool past its bound.
@@ -29,11 +30,13 @@ var errCorrupt = errors.New("corrupt usage spool file")
 // Its first line is a header carrying a CRC-32 of the body; a file that fails to decode is
 // moved to quarantine/ for a human to look at, and never stops delivery of the others.
 //
-// One spool directory belongs to one process.
+// One spool directory belongs to one process: an exclusive lock on its lock file makes a
+// second process sharing the directory fail at start instead of delivering batches twice.
 type spool struct {
 	dir      string
 	maxBytes int64
 	logger   *slog.Logger
+	lock     *os.File
 
 	mu          sync.Mutex
 	entries     []spoolEntry // ascending sequence
@@ -60,7 +63,11 @@ func openSpool(dir string, maxBytes int64, logger *slog.Logger) (*spool, error) 
 	if err := os.MkdirAll(filepath.Join(dir, quarantineDir), 0o755); err != nil {
 		return nil, fmt.Errorf("usage spool %s: %w", dir, err)
 	}
-	s := &spool{dir: dir, maxBytes: maxBytes, logger: logger, nextSeq: 1}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &spool{dir: dir, maxBytes: maxBytes, logger: logger, nextSeq: 1, lock: lock}
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("usage spool %s: %w", dir, err)
@@ -68,7 +75,7 @@ func openSpool(dir string, maxBytes int64, logger *slog.Logger) (*spool, error) 
 	for _, f := range files {
 		name := f.Name()
 		switch {
-		case f.IsDir():
+		case f.IsDir(), name == lockFile:
 			continue
 		case strings.HasSuffix(name, ".tmp"):
 			// A write interrupted before its rename: the batch was never acknowledged as
@@ -91,6 +98,23 @@ func openSpool(dir string, maxBytes int64, logger *slog.Logger) (*spool, error) 
 	sort.Slice(s.entries, func(i, j int) bool { return s.entries[i].seq < s.entries[j].seq })
 	return s, nil
 }
+
+const lockFile = ".lock"
+
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("usage spool %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("usage spool %s is in use by another process (give each process its own usage.spool_dir): %w", dir, err)
+	}
+	return f, nil
+}
+
+// release gives the directory up for the next process.
+func (s *spool) release() { s.lock.Close() }
 
 func parseSpoolName(name string) (spoolEntry, bool) {
 	base, ok := strings.CutSuffix(name, spoolExt)

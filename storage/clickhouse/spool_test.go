@@ -27,11 +27,14 @@ func TestSpoolKeepsOrderAcrossReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	before := s.stats()
+	s.release()
 	reopened, err := openSpool(dir, 1<<20, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := s.stats(), reopened.stats(); a != b || a.batches != 3 || a.events != 6 {
+	defer reopened.release()
+	if a, b := before, reopened.stats(); a != b || a.batches != 3 || a.events != 6 {
 		t.Fatalf("before reopen %+v, after %+v", a, b)
 	}
 	for _, want := range ids {
@@ -80,4 +83,21 @@ func TestSpoolDetectsCorruption(t *testing.T) {
 	if _, err := s.load(e); !errors.Is(err, errCorrupt) {
 		t.Errorf("load of a damaged file: %v, want errCorrupt", err)
 	}
+}
+
+func TestSpoolDirectoryBelongsToOneProcessAtATime(t *testing.T) {
+	dir := t.TempDir()
+	first, err := openSpool(dir, 1<<20, quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openSpool(dir, 1<<20, quietLogger()); err == nil {
+		t.Fatal("a second spool opened the same directory")
+	}
+	first.release()
+	second, err := openSpool(dir, 1<<20, quietLogger())
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	second.release()
 }
