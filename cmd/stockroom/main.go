@@ -6,6 +6,7 @@
 //	stockroom keys create|list|revoke ...    manage API keys
 //	stockroom local run|exec ...             local databases for `make run` and `make test`
 //	stockroom adapter new|test|run ...       the adapter authoring kit
+//	stockroom demo-store [flags]             the offline demo stores
 //	stockroom version
 package main
 
@@ -30,12 +31,13 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":   {"run the API server", serveCommand},
-		"migrate": {"migrate Postgres (and River) and ClickHouse schemas", migrateCommand},
-		"orgs":    {"manage organizations: create, list, set", orgsCommand},
-		"keys":    {"manage API keys: create, list, revoke", keysCommand},
-		"local":   {"run with local Postgres and ClickHouse: run, exec", localCommand},
-		"adapter": {"adapter authoring kit: new, test, run", adapterCommand},
+		"serve":      {"run the API server", serveCommand},
+		"migrate":    {"migrate Postgres (and River) and ClickHouse schemas", migrateCommand},
+		"orgs":       {"manage organizations: create, list, set", orgsCommand},
+		"keys":       {"manage API keys: create, list, revoke", keysCommand},
+		"local":      {"run with local Postgres and ClickHouse: run, exec", localCommand},
+		"adapter":    {"adapter authoring kit: new, test, run", adapterCommand},
+		"demo-store": {"serve the offline demo stores (Shopify-like, JSON-LD, plain HTML)", demoStoreCommand},
 		"version": {"print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 			_, err := fmt.Fprintln(stdout, "stockroom", version)
 			return err
@@ -82,8 +84,8 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 
 func printUsage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: stockroom COMMAND [flags]\n\ncommands:")
-	for _, name := range []string{"serve", "migrate", "orgs", "keys", "local", "adapter", "version"} {
-		fmt.Fprintf(w, "  %-8s %s\n", name, cmds[name].summary)
+	for _, name := range []string{"serve", "migrate", "orgs", "keys", "local", "adapter", "demo-store", "version"} {
+		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
 	}
 }
 

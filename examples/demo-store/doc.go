@@ -1,0 +1,48 @@
+// Package demostore is Stockroom's offline demo shop: three kinds of storefront over a
+// generated (or real, loaded) catalogue, each an http.Handler with injectable faults and
+// request counters. `make run` crawls it without the internet; the crawl and extract
+// tests and benchmarks use it as their target.
+//
+// # Stores
+//
+// A Store serves one Kind:
+//
+//   - Shopify: the storefront JSON (/products.json, /collections.json,
+//     /collections/{handle}/products.json, /products/{handle}.json and .js), sitemaps split
+//     at 5,000 products, robots.txt, and theme-like HTML pages with JSON-LD,
+//     og:price:currency and window.Shopify; Shopify's headers on every answer.
+//   - JSONLD: a non-Shopify shop whose product pages carry schema.org JSON-LD in four
+//     flavours (see JSONLDFlavor), category pages with an ItemList and rel=next, a sitemap.
+//   - HTML: plain markup only; category pages with "Next page" links, product pages with a
+//     price by "Add to cart", a struck-out old price, stock text, SKU and related products.
+//
+// Build one with New, or start several with Launch:
+//
+//	fleet, err := demostore.Launch(ctx,
+//		demostore.Options{Kind: demostore.Shopify, Products: 10_000},
+//		demostore.Options{Kind: demostore.JSONLD, Products: 500},
+//		demostore.Options{Kind: demostore.HTML, Products: 500})
+//	if err != nil { ... }
+//	defer fleet.Stop()
+//	shop := fleet.Get(demostore.Shopify)
+//	// shop.BaseURL == "http://127.0.0.2:PORT"; shop.Catalog() says what to expect;
+//	// shop.Stats() says what was fetched.
+//
+// Each store listens on its own loopback address (127.0.0.2, .3, .4 by default) because
+// Stockroom identifies a vendor by host name and ignores ports. Links are absolute and
+// built from the request's Host, so a store works on any address.
+//
+// # Catalogues
+//
+// Generate makes a catalogue from a seed: product i is built from (seed, i) when it is
+// asked for, so 100,000 products cost only the collection indexes. LoadShopify serves a
+// real /products.json capture with its prices exactly as captured.
+//
+// # Faults
+//
+// Options.Faults adds latency, 429 bursts, a share of 5xx answers, a Cloudflare-like bot
+// wall and robots.txt exclusions. Special product handles (HandleMissing, HandleMoved,
+// ...) and the query parameters of FaultParams fault single requests. Every store lists
+// its special URLs at /_demo/faults.json, its counters at /_demo/stats.json and its
+// expected counts at /_demo/catalog.json. README.md has the full list.
+package demostore
