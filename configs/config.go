@@ -28,6 +28,11 @@ type Config struct {
 	Database   Database   `koanf:"database"`
 	ClickHouse ClickHouse `koanf:"clickhouse"`
 	Usage      Usage      `koanf:"usage"`
+	Adapters   Adapters   `koanf:"adapters"`
+	Fetch      Fetch      `koanf:"fetch"`
+	Jobs       Jobs       `koanf:"jobs"`
+	Crawl      Crawl      `koanf:"crawl"`
+	Extract    Extract    `koanf:"extract"`
 	RateLimit  RateLimit  `koanf:"rate_limit"`
 	Auth       Auth       `koanf:"auth"`
 	Credits    Credits    `koanf:"credits"`
@@ -58,6 +63,44 @@ type Usage struct {
 	Buffer        int           `koanf:"buffer"`
 	SpoolDir      string        `koanf:"spool_dir"`
 	SpoolMaxBytes int64         `koanf:"spool_max_bytes"`
+}
+
+type Adapters struct {
+	Dir             string        `koanf:"dir"`
+	WatchInterval   time.Duration `koanf:"watch_interval"`
+	RequireChecksum bool          `koanf:"require_checksum"`
+	CacheDir        string        `koanf:"cache_dir"`
+	PoolSize        int           `koanf:"pool_size"`
+	CallTimeout     time.Duration `koanf:"call_timeout"`
+	MemoryLimit     uint64        `koanf:"memory_limit"`
+}
+
+type Fetch struct {
+	UserAgent            string        `koanf:"user_agent"`
+	Delay                time.Duration `koanf:"delay"`
+	MaxConcurrentPerHost int           `koanf:"max_concurrent_per_host"`
+	MaxAttempts          int           `koanf:"max_attempts"`
+	RequestTimeout       time.Duration `koanf:"request_timeout"`
+	TotalTimeout         time.Duration `koanf:"total_timeout"`
+	MaxBodyBytes         int64         `koanf:"max_body_bytes"`
+	Allow                []string      `koanf:"allow"`
+	NoDelayHosts         []string      `koanf:"no_delay_hosts"`
+}
+
+type Jobs struct {
+	Workers     int           `koanf:"workers"`
+	ReportEvery time.Duration `koanf:"report_every"`
+	LeaseTTL    time.Duration `koanf:"lease_ttl"`
+}
+
+type Crawl struct {
+	Collections int `koanf:"collections"`
+}
+
+type Extract struct {
+	Concurrency int           `koanf:"concurrency"`
+	Attempts    int           `koanf:"attempts"`
+	Backoff     time.Duration `koanf:"backoff"`
 }
 
 type RateLimit struct {
@@ -121,6 +164,18 @@ func Load(path string, environ []string) (*Config, error) {
 	if err := k.Load(envProvider, nil); err != nil {
 		return nil, fmt.Errorf("load environment: %w", err)
 	}
+	// Lists come from the environment as comma-separated strings.
+	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts"} {
+		if v, ok := k.Get(key).(string); ok {
+			var items []string
+			for _, item := range strings.Split(v, ",") {
+				if item = strings.TrimSpace(item); item != "" {
+					items = append(items, item)
+				}
+			}
+			_ = k.Set(key, items)
+		}
+	}
 	if unknown := unknownKeys(k); len(unknown) > 0 {
 		return nil, fmt.Errorf("unknown configuration keys: %s", strings.Join(unknown, ", "))
 	}
@@ -166,6 +221,24 @@ func (c *Config) Validate() error {
 	check(c.Usage.Buffer > 0, "usage.buffer", "must be positive, got %d", c.Usage.Buffer)
 	check(c.Usage.SpoolDir != "", "usage.spool_dir", "must not be empty")
 	check(c.Usage.SpoolMaxBytes > 0, "usage.spool_max_bytes", "must be positive")
+	check(c.Adapters.WatchInterval > 0, "adapters.watch_interval", "must be positive")
+	check(c.Adapters.PoolSize > 0, "adapters.pool_size", "must be positive, got %d", c.Adapters.PoolSize)
+	check(c.Adapters.CallTimeout > 0, "adapters.call_timeout", "must be positive")
+	check(c.Adapters.MemoryLimit >= 1<<20, "adapters.memory_limit", "must be at least 1 MiB, got %d", c.Adapters.MemoryLimit)
+	check(c.Fetch.UserAgent != "", "fetch.user_agent", "must not be empty")
+	check(c.Fetch.Delay >= 0, "fetch.delay", "must not be negative")
+	check(c.Fetch.MaxConcurrentPerHost > 0, "fetch.max_concurrent_per_host", "must be positive, got %d", c.Fetch.MaxConcurrentPerHost)
+	check(c.Fetch.MaxAttempts > 0, "fetch.max_attempts", "must be positive, got %d", c.Fetch.MaxAttempts)
+	check(c.Fetch.RequestTimeout > 0, "fetch.request_timeout", "must be positive")
+	check(c.Fetch.TotalTimeout >= c.Fetch.RequestTimeout, "fetch.total_timeout", "must be at least fetch.request_timeout")
+	check(c.Fetch.MaxBodyBytes > 0, "fetch.max_body_bytes", "must be positive")
+	check(c.Jobs.Workers > 0, "jobs.workers", "must be positive, got %d", c.Jobs.Workers)
+	check(c.Jobs.ReportEvery > 0 && c.Jobs.ReportEvery <= 2*time.Second, "jobs.report_every", "must be between 0 and 2s (progress is promised every 2 s)")
+	check(c.Jobs.LeaseTTL > 2*c.Jobs.ReportEvery, "jobs.lease_ttl", "must be more than twice jobs.report_every")
+	check(c.Crawl.Collections > 0, "crawl.collections", "must be positive, got %d", c.Crawl.Collections)
+	check(c.Extract.Concurrency > 0, "extract.concurrency", "must be positive, got %d", c.Extract.Concurrency)
+	check(c.Extract.Attempts > 0, "extract.attempts", "must be positive, got %d", c.Extract.Attempts)
+	check(c.Extract.Backoff > 0, "extract.backoff", "must be positive")
 	check(c.RateLimit.Requests >= 0, "rate_limit.requests", "must not be negative, got %d", c.RateLimit.Requests)
 	check(c.RateLimit.Requests == 0 || c.RateLimit.Window > 0, "rate_limit.window", "must be positive")
 	check(c.Auth.CacheTTL >= 0, "auth.cache_ttl", "must not be negative")

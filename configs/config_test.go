@@ -56,3 +56,13 @@ func TestInvalidValuesAreNamedByKey(t *testing.T) {
 		}
 	}
 }
+
+func TestListsFromTheEnvironmentAreCommaSeparated(t *testing.T) {
+	c, err := Load("", []string{"STOCKROOM_FETCH__ALLOW=127.0.0.0/8, ::1/128", "STOCKROOM_FETCH__NO_DELAY_HOSTS=127.0.0.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Fetch.Allow) != 2 || c.Fetch.Allow[1] != "::1/128" || len(c.Fetch.NoDelayHosts) != 1 {
+		t.Errorf("lists: %q %q", c.Fetch.Allow, c.Fetch.NoDelayHosts)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/crawl"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/usage"
 )
 
@@ -30,6 +32,8 @@ type Deps struct {
 	Catalog *catalog.Service
 	// Crawl serves the crawl endpoints; nil leaves them out.
 	Crawl *crawl.Service
+	// Extract serves the extraction endpoints; nil leaves them out.
+	Extract *extract.Service
 	// Usage answers the usage endpoints; nil when no ClickHouse is configured.
 	Usage *usage.Service
 	// Recorder receives one event per authenticated call; nil turns metering off.
@@ -55,6 +59,7 @@ type Server struct {
 	access   *access.Service
 	catalog  *catalog.Service
 	crawl    *crawl.Service
+	extract  *extract.Service
 	usage    *usage.Service
 	recorder usage.Recorder
 	checks   []Check
@@ -71,7 +76,7 @@ func New(deps Deps, opts Options) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{
-		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, usage: deps.Usage, recorder: deps.Recorder,
+		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, usage: deps.Usage, recorder: deps.Recorder,
 		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
 	}
 	s.app = fiber.New(fiber.Config{
@@ -125,6 +130,18 @@ func (s *Server) routes(opts Options) {
 	}
 
 	legacy := app.Group("/api")
+	if s.extract != nil {
+		v1.Post("/products", s.productsStartV1)
+		v1.Get("/products", s.extractList(execution.ProductsBatch, executionListV2, executionsV1))
+		v1.Get("/products/:execution_id", s.productsStatusV1)
+		v1.Delete("/products/:execution_id", s.extractCancel(execution.ProductsBatch))
+		v2.Post("/extract", s.extractStartV2)
+		v2.Get("/extract", s.extractList(execution.Extract, executionListV2, executionsV2))
+		v2.Get("/extract/:execution_id", s.extractStatusV2)
+		v2.Delete("/extract/:execution_id", s.extractCancel(execution.Extract))
+		legacy.Post("/product", s.legacyProduct)
+		legacy.Post("/products", s.legacyProducts)
+	}
 	legacy.Get("/vendors", s.legacyVendors)
 	legacy.Get("/usage", s.legacyUsage)
 

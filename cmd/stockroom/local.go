@@ -17,6 +17,7 @@ import (
 
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/storage/localdb"
 )
 
@@ -196,6 +197,23 @@ func localRun(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		environ = append(environ, configs.EnvPrefix+"SERVER__ADDRESS="+address)
 	}
+	fleet, err := demostore.Launch(ctx,
+		demostore.Options{Kind: demostore.Shopify, Products: 1000},
+		demostore.Options{Kind: demostore.JSONLD, Products: 300},
+		demostore.Options{Kind: demostore.HTML, Products: 300})
+	if err != nil {
+		return fmt.Errorf("demo stores: %w", err)
+	}
+	defer fleet.Stop()
+	// The demo stores live on loopback, which the fetcher refuses unless told otherwise;
+	// they are ours, so they are also fetched without politeness delays.
+	var demoHosts []string
+	for _, st := range fleet.Stores {
+		demoHosts = append(demoHosts, strings.TrimPrefix(st.BaseURL, "http://"))
+	}
+	environ = append(environ,
+		configs.EnvPrefix+"FETCH__ALLOW="+strings.Join(append(demoHosts, os.Getenv(configs.EnvPrefix+"FETCH__ALLOW")), ","),
+		configs.EnvPrefix+"FETCH__NO_DELAY_HOSTS="+strings.Join(append(demoHosts, os.Getenv(configs.EnvPrefix+"FETCH__NO_DELAY_HOSTS")), ","))
 	if os.Getenv(configs.EnvPrefix+"USAGE__SPOOL_DIR") == "" {
 		environ = append(environ, configs.EnvPrefix+"USAGE__SPOOL_DIR="+filepath.Join(*dataDir, "usage-spool"))
 	}
@@ -217,7 +235,12 @@ func localRun(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	api := s.api()
+	eng, err := s.startEngine(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.stopEngine(eng)
+	api := s.api(eng)
 	errc := make(chan error, 1)
 	go func() { errc <- api.Listen(ctx, address, cfg.Server.ShutdownTimeout) }()
 	if err := waitListening(ctx, address, errc); err != nil {
@@ -238,9 +261,16 @@ Try:
   curl -s -H "x-api-key: %[3]s" "%[1]s/v2/usage?period=24h"
   curl -s %[1]s/healthz
 
+Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s), then browse it:
+  curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"url": "%[7]s"}' %[1]s/v2/crawl
+  curl -s -H "x-api-key: %[3]s" %[1]s/v2/crawl/EXECUTION_ID
+  curl -s -H "x-api-key: %[3]s" "%[1]s/v2/collections?vendor=%[7]s"
+  curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"vendor": "%[7]s", "max_products": 20}' %[1]s/v2/extract
+
 Postgres:   %[5]s
 ClickHouse: %[6]s
-`, baseURL, demoOrganization, secret, runEnv, st.postgresURL, st.clickhouseURL)
+`, baseURL, demoOrganization, secret, runEnv, st.postgresURL, st.clickhouseURL,
+		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL)
 	return <-errc
 }
 

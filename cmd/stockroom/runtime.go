@@ -99,8 +99,8 @@ func (s *services) migrate(ctx context.Context) error {
 	return nil
 }
 
-// api builds the HTTP server over the services.
-func (s *services) api() *server.Server {
+// api builds the HTTP server over the services and, when given, the engine's.
+func (s *services) api(eng *engine) *server.Server {
 	deps := server.Deps{
 		Access:  s.access,
 		Catalog: s.catalog,
@@ -108,6 +108,9 @@ func (s *services) api() *server.Server {
 		Checks: []server.Check{{Name: "postgres", Required: true, Probe: func(ctx context.Context) error {
 			return s.pool.Ping(ctx)
 		}}},
+	}
+	if eng != nil {
+		deps.Crawl, deps.Extract = eng.crawl, eng.extract
 	}
 	if s.metering != nil {
 		deps.Usage = usage.NewService(s.metering.reader)
@@ -148,8 +151,13 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return err
 		}
 	}
+	eng, err := s.startEngine(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.stopEngine(eng)
 	logger.Info("api listening", "address", cfg.Server.Address, "version", version)
-	return s.api().Listen(ctx, cfg.Server.Address, cfg.Server.ShutdownTimeout)
+	return s.api(eng).Listen(ctx, cfg.Server.Address, cfg.Server.ShutdownTimeout)
 }
 
 func migrateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -172,6 +180,16 @@ func migrateCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	_, err = fmt.Fprintln(stdout, "schemas are up to date")
 	return err
+}
+
+// stopEngine gives running executions the shutdown grace to end; the rest are resumed by
+// another process (or this one, restarted) once their leases lapse.
+func (s *services) stopEngine(eng *engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.Server.ShutdownTimeout)
+	defer cancel()
+	if err := eng.close(ctx); err != nil {
+		s.logger.Error("stop engine", "err", err)
+	}
 }
 
 func when(t *time.Time) string {

@@ -149,3 +149,14 @@ func (s *AccessStore) Charge(ctx context.Context, organizationID string, credits
 	}
 	return nil
 }
+
+func (s *AccessStore) Refund(ctx context.Context, organizationID string, credits int64) error {
+	if credits <= 0 {
+		return nil
+	}
+	_, err := s.pool.Exec(ctx, "UPDATE organizations SET credits = credits + $2, updated_at = now() WHERE id = $1", organizationID, credits)
+	if err != nil {
+		return fmt.Errorf("refund credits: %w", err)
+	}
+	return nil
+}

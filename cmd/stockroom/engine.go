@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/crawl"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/plugins/registry"
+	"github.com/stockroom/stockroom/plugins/wasm"
+	"github.com/stockroom/stockroom/storage/jobs"
+	"github.com/stockroom/stockroom/storage/postgres"
+)
+
+// engine is the part of a process that crawls and extracts: adapters, fetcher, the job
+// queue and the pipelines it runs.
+type engine struct {
+	runtime  *wasm.Runtime
+	registry *registry.Registry
+	queue    *jobs.Queue
+	crawl    *crawl.Service
+	extract  *extract.Service
+	stop     context.CancelFunc
+	done     chan struct{}
+}
+
+// startEngine loads the adapters and starts working the queue. The returned engine's
+// services start executions; close stops the work (running executions are resumed by
+// another process, or by this one after a restart).
+func (s *services) startEngine(ctx context.Context) (*engine, error) {
+	cfg := s.cfg
+	rt, err := wasm.New(ctx, wasm.Config{
+		CacheDir:    cfg.Adapters.CacheDir,
+		MemoryLimit: cfg.Adapters.MemoryLimit,
+		PoolSize:    cfg.Adapters.PoolSize,
+		CallTimeout: cfg.Adapters.CallTimeout,
+		Logger:      s.logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	reg := registry.New(rt, s.logger)
+	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil {
+		// A built-in that fails to load is a broken build, not a reason to refuse to serve
+		// the rest: it is logged by the registry and named here.
+		s.logger.Error("built-in adapters failed to load", "err", err)
+	}
+	fetcher, err := newDocumentFetcher(cfg, s.logger)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	set := &adapter.Set{Source: reg, Fetcher: fetcher, Logger: s.logger}
+
+	executions := postgres.NewExecutionStore(s.pool)
+	items := postgres.NewExtractStore(s.pool)
+	runner := execution.NewRunner(executions, execution.RunnerOptions{
+		ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger,
+	})
+	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, Logger: s.logger})
+	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
+		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
+	})
+	queue, err := jobs.New(s.pool, map[execution.Kind]jobs.Handler{
+		execution.Crawl:         crawls.Run,
+		execution.ProductsBatch: extractions.Run,
+		execution.Extract:       extractions.Run,
+	}, jobs.Options{Workers: cfg.Jobs.Workers, Logger: s.logger})
+	if err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	if err := queue.Start(runCtx); err != nil {
+		stop()
+		rt.Close(ctx)
+		return nil, fmt.Errorf("start job queue: %w", err)
+	}
+	e := &engine{
+		runtime: rt, registry: reg, queue: queue, stop: stop, done: make(chan struct{}),
+		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
+		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
+	}
+	resumer := &execution.Resumer{Store: executions, Queue: queue, Logger: s.logger,
+		Kinds: []execution.Kind{execution.Crawl, execution.ProductsBatch, execution.Extract}, Interval: cfg.Jobs.LeaseTTL / 2}
+	go func() {
+		defer close(e.done)
+		if cfg.Adapters.Dir != "" {
+			go reg.Watch(runCtx, cfg.Adapters.Dir, cfg.Adapters.WatchInterval, registry.Options{RequireChecksum: cfg.Adapters.RequireChecksum})
+		}
+		resumer.Run(runCtx)
+	}()
+	if cfg.Adapters.Dir != "" {
+		if _, err := os.Stat(cfg.Adapters.Dir); err != nil {
+			s.logger.Warn("adapters.dir is not readable yet; it is watched", "dir", cfg.Adapters.Dir, "err", err)
+		}
+	}
+	return e, nil
+}
+
+// close stops the queue, letting running executions end for a while, then unloads the
+// adapters.
+func (e *engine) close(ctx context.Context) error {
+	err := e.queue.Stop(ctx)
+	e.stop()
+	<-e.done
+	e.registry.Close(ctx)
+	return errors.Join(err, e.runtime.Close(ctx))
+}

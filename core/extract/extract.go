@@ -1,0 +1,85 @@
+// Package extract turns product URLs, or every listing of a crawled vendor, into full
+// product records, with one outcome per input URL that clients can act on.
+//
+// An extraction is an execution (kind products_batch for /v1/products, extract for
+// /v2/extract). Its input URLs are stored in order; a URL given twice is fetched once and
+// reported for each input. Transient failures are retried within the execution before
+// they are reported with retry: true.
+package extract
+
+import (
+	"context"
+	"time"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/product"
+)
+
+// Flags choose the optional parts of each product. The product's schema never changes with
+// them: disabled parts are present and null.
+type Flags struct {
+	Enrichment      bool `json:"enable_enrichment"`
+	Reviews         bool `json:"enable_reviews"`
+	ImageTags       bool `json:"enable_image_tags"`
+	SimilarProducts bool `json:"enable_similar_products"`
+}
+
+// Parameters are what an extraction was asked to do.
+type Parameters struct {
+	URLs        []string `json:"urls,omitempty"`
+	Vendor      string   `json:"vendor,omitempty"`
+	MaxProducts *int     `json:"max_products,omitempty"`
+	CrawlID     string   `json:"crawl_id,omitempty"`
+	CountryCode string   `json:"country_code,omitempty"`
+	Flags
+}
+
+// Item is one input URL and what became of it.
+type Item struct {
+	Position int
+	URL      string
+	// Outcome is empty while the URL is pending.
+	Outcome  adapter.Outcome
+	Message  string
+	Retry    bool
+	FinalURL string
+	// Product is set on success.
+	Product *Stored
+}
+
+// Stored is a product as the catalog keeps it.
+type Stored struct {
+	ID        string
+	Vendor    string
+	UpdatedAt time.Time
+	Product   *product.Product
+}
+
+// Result is what extracting one distinct URL produced.
+type Result struct {
+	Outcome  adapter.Outcome
+	Message  string
+	FinalURL string
+	// ProductID is set on success.
+	ProductID string
+}
+
+// Store keeps extraction items and the products they produced.
+type Store interface {
+	// AddItems records the input URLs of an execution, in order, all pending.
+	AddItems(ctx context.Context, executionID string, urls []string) error
+	// SetResult records the result of a URL for every input position that holds it.
+	SetResult(ctx context.Context, executionID, url string, r Result) error
+	// Items returns a window of the items in input order, with their products.
+	Items(ctx context.Context, executionID string, offset, limit int) ([]Item, error)
+	// Tally counts the items per outcome; pending ones under "".
+	Tally(ctx context.Context, executionID string) (map[adapter.Outcome]int, error)
+	// PendingURLs lists the distinct URLs without an outcome, in input order: what a
+	// resumed extraction still has to do.
+	PendingURLs(ctx context.Context, executionID string) ([]string, error)
+	// Products loads stored products by id.
+	Products(ctx context.Context, ids []string) (map[string]*Stored, error)
+	// SaveProduct upserts a product by vendor and URL, links it to its listing when the
+	// catalog has one, and returns its id.
+	SaveProduct(ctx context.Context, vendor string, p *product.Product, at time.Time) (string, error)
+}

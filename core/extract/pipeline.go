@@ -1,0 +1,337 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/page"
+	"github.com/stockroom/stockroom/core/urlnorm"
+)
+
+// PipelineOptions tune a Pipeline. The zero value is usable.
+type PipelineOptions struct {
+	// Concurrency bounds the URLs extracted at once by one execution; per-host politeness
+	// still applies underneath. Default 16.
+	Concurrency int
+	// Attempts is how often a URL with a transient outcome (bot wall, timeout, 5xx) is
+	// tried before it is reported with retry: true. Default 3.
+	Attempts int
+	// Backoff is the wait before the second attempt; it doubles after. Default 1s.
+	Backoff time.Duration
+	// URLTimeout bounds one attempt at one URL. Default 30s.
+	URLTimeout time.Duration
+	// WaitPoll is how often an extraction waiting for its crawl looks again. Default 2s.
+	WaitPoll time.Duration
+	Logger   *slog.Logger
+}
+
+func (o PipelineOptions) withDefaults() PipelineOptions {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 16
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = 3
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = time.Second
+	}
+	if o.URLTimeout <= 0 {
+		o.URLTimeout = 30 * time.Second
+	}
+	if o.WaitPoll <= 0 {
+		o.WaitPoll = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Pipeline runs extractions.
+type Pipeline struct {
+	adapters   *adapter.Set
+	items      Store
+	catalog    catalog.Store
+	executions execution.Store
+	runner     *execution.Runner
+	opts       PipelineOptions
+}
+
+// NewPipeline returns a Pipeline.
+func NewPipeline(adapters *adapter.Set, items Store, store catalog.Store, executions execution.Store, runner *execution.Runner, opts PipelineOptions) *Pipeline {
+	return &Pipeline{adapters: adapters, items: items, catalog: store, executions: executions, runner: runner, opts: opts.withDefaults()}
+}
+
+// Progress is saved while an extraction runs.
+type Progress struct {
+	Processed int `json:"products_processed"`
+	Total     int `json:"products_total"`
+}
+
+// Run runs extraction id; it is the queue's handler for both extraction kinds.
+func (p *Pipeline) Run(ctx context.Context, id string) error {
+	e, err := p.executions.Get(ctx, id, "")
+	if err != nil {
+		return err
+	}
+	var params Parameters
+	if err := json.Unmarshal(e.Parameters, &params); err != nil {
+		return fmt.Errorf("read parameters of %s: %w", id, err)
+	}
+	if params.CrawlID != "" && e.Status == execution.Pending {
+		crawl, err := p.executions.Get(ctx, params.CrawlID, "")
+		if err != nil {
+			return err
+		}
+		switch crawl.Status {
+		case execution.Pending, execution.Running:
+			return &execution.WaitError{After: p.opts.WaitPoll, Reason: "crawl " + crawl.ID}
+		case execution.Failed:
+			return p.runner.Run(ctx, id, func(context.Context, *execution.Job) (any, error) {
+				return nil, fmt.Errorf("crawl %s failed: %s", crawl.ID, crawl.Error)
+			})
+		}
+	}
+	return p.runner.Run(ctx, id, func(ctx context.Context, job *execution.Job) (any, error) {
+		return p.extract(ctx, job, params)
+	})
+}
+
+func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Parameters) (any, error) {
+	if params.Vendor != "" {
+		if err := p.addVendorItems(ctx, job.ID, params); err != nil {
+			return nil, err
+		}
+	}
+	tally, err := p.items.Tally(ctx, job.ID)
+	if err != nil {
+		return nil, err
+	}
+	meta := MetaOf(tally)
+	pending, err := p.items.PendingURLs(ctx, job.ID)
+	if err != nil {
+		return nil, err
+	}
+	var processed atomic.Int64
+	processed.Store(int64(meta.Processed()))
+	// Positions per URL, so that progress counts inputs, not distinct URLs.
+	weights, err := p.pendingWeights(ctx, job.ID)
+	if err != nil {
+		return nil, err
+	}
+	job.SetProgress(Progress{Processed: meta.Processed(), Total: meta.Requested})
+
+	err = p.each(ctx, pending, func(ctx context.Context, u string) error {
+		r := p.Extract(ctx, u)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := p.items.SetResult(ctx, job.ID, u, r); err != nil {
+			return err
+		}
+		n := processed.Add(int64(weights[u]))
+		job.SetProgress(Progress{Processed: int(n), Total: meta.Requested})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	final, err := p.items.Tally(ctx, job.ID)
+	if err != nil {
+		return nil, err
+	}
+	m := MetaOf(final)
+	return Summary{Requested: m.Requested, Successful: m.Successful, Failed: m.Failed, Invalid: m.Invalid}, nil
+}
+
+// Summary is stored as an extraction's result; the details live in its items.
+type Summary struct {
+	Requested  int `json:"products_requested"`
+	Successful int `json:"products_successful"`
+	Failed     int `json:"products_failed"`
+	Invalid    int `json:"products_invalid"`
+}
+
+// pendingWeights counts the input positions of each pending URL.
+func (p *Pipeline) pendingWeights(ctx context.Context, id string) (map[string]int, error) {
+	weights := map[string]int{}
+	for offset := 0; ; offset += 1000 {
+		items, err := p.items.Items(ctx, id, offset, 1000)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if it.Outcome == "" {
+				weights[it.URL]++
+			}
+		}
+		if len(items) < 1000 {
+			return weights, nil
+		}
+	}
+}
+
+// addVendorItems turns a vendor's listings into the extraction's items, once.
+func (p *Pipeline) addVendorItems(ctx context.Context, id string, params Parameters) error {
+	tally, err := p.items.Tally(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(tally) > 0 {
+		return nil // a resumed extraction already has its items
+	}
+	limit := -1
+	if params.MaxProducts != nil {
+		limit = *params.MaxProducts
+	}
+	var urls []string
+	for n := 1; limit < 0 || len(urls) < limit; n++ {
+		listings, _, err := p.catalog.Listings(ctx, catalog.ListingQuery{Vendor: params.Vendor, Page: page.Request{Number: n, Size: 100}})
+		if err != nil {
+			return err
+		}
+		for _, l := range listings {
+			if limit >= 0 && len(urls) >= limit {
+				break
+			}
+			urls = append(urls, l.URL)
+		}
+		if len(listings) < 100 {
+			break
+		}
+	}
+	if len(urls) == 0 {
+		return fmt.Errorf("vendor %s has no listings", params.Vendor)
+	}
+	return p.items.AddItems(ctx, id, urls)
+}
+
+// each runs fn over urls with bounded concurrency; the first error stops the rest.
+func (p *Pipeline) each(ctx context.Context, urls []string, fn func(context.Context, string) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(p.opts.Concurrency)
+	for _, u := range urls {
+		g.Go(func() error { return fn(gctx, u) })
+	}
+	return g.Wait()
+}
+
+// Extract extracts one URL, retrying transient outcomes with backoff, and saves the
+// product. It never returns an error: every failure is an outcome.
+func (p *Pipeline) Extract(ctx context.Context, rawURL string) Result {
+	if msg := malformed(rawURL); msg != "" {
+		return Result{Outcome: adapter.MalformedURL, Message: msg}
+	}
+	backoff := p.opts.Backoff
+	var r Result
+	for attempt := 1; ; attempt++ {
+		r = p.attempt(ctx, rawURL)
+		if !r.Outcome.Retry() || attempt >= p.opts.Attempts || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff *= 2
+	}
+	return r
+}
+
+func (p *Pipeline) attempt(ctx context.Context, rawURL string) Result {
+	ctx, cancel := context.WithTimeout(ctx, p.opts.URLTimeout)
+	defer cancel()
+	page, err := p.adapters.Fetcher.Fetch(ctx, rawURL)
+	if err != nil {
+		return Result{Outcome: adapter.Other, Message: "fetch failed: " + err.Error()}
+	}
+	res, err := p.adapters.Extract(ctx, rawURL, page)
+	if err != nil {
+		return Result{Outcome: adapter.Other, Message: "extraction failed: " + err.Error()}
+	}
+	out := Result{Outcome: res.Outcome, Message: res.Message}
+	if page.FinalURL != "" && page.FinalURL != rawURL {
+		out.FinalURL = page.FinalURL
+	}
+	if res.Outcome != adapter.Success || res.Product == nil {
+		if out.Outcome == "" || out.Outcome == adapter.Success {
+			out.Outcome = adapter.Other
+		}
+		return out
+	}
+	productURL := rawURL
+	if out.FinalURL != "" {
+		productURL = out.FinalURL
+	}
+	vendor, err := urlnorm.Host(productURL)
+	if err != nil {
+		return Result{Outcome: adapter.MalformedURL, Message: err.Error()}
+	}
+	if normalized, err := urlnorm.Page(productURL); err == nil {
+		res.Product.URL = normalized
+	}
+	id, err := p.items.SaveProduct(ctx, vendor, res.Product, time.Now())
+	if err != nil {
+		return Result{Outcome: adapter.Other, Message: "saving the product failed: " + err.Error()}
+	}
+	out.ProductID, out.Message = id, ""
+	return out
+}
+
+// malformed says why rawURL cannot be fetched, or "".
+func malformed(rawURL string) string {
+	s := strings.TrimSpace(rawURL)
+	u, err := url.Parse(s)
+	switch {
+	case s == "":
+		return "empty URL"
+	case err != nil:
+		return "unparseable URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "URL must start with http:// or https://"
+	case u.Host == "":
+		return "URL has no host"
+	}
+	if _, err := urlnorm.Host(s); err != nil {
+		return "URL has no valid host name"
+	}
+	return ""
+}
+
+// ExtractNow extracts urls synchronously (the legacy endpoints), each distinct URL once.
+func (p *Pipeline) ExtractNow(ctx context.Context, urls []string) (map[string]Result, error) {
+	distinct := []string{}
+	seen := map[string]bool{}
+	for _, u := range urls {
+		if !seen[u] {
+			seen[u] = true
+			distinct = append(distinct, u)
+		}
+	}
+	var mu sync.Mutex
+	out := make(map[string]Result, len(distinct))
+	err := p.each(ctx, distinct, func(ctx context.Context, u string) error {
+		r := p.Extract(ctx, u)
+		mu.Lock()
+		out[u] = r
+		mu.Unlock()
+		return ctx.Err()
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+	return out, err
+}

@@ -1,0 +1,246 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/page"
+)
+
+// MaxURLs is the most URLs one extraction takes.
+const MaxURLs = 1000
+
+// Service starts, reads and cancels extractions.
+type Service struct {
+	executions execution.Store
+	items      Store
+	queue      execution.Queue
+	orgs       access.Store
+	catalog    catalog.Store
+	now        Extractor
+	// creditsPerURL is charged at start for each URL to process.
+	creditsPerURL int64
+}
+
+// Extractor extracts URLs right away; the Pipeline is one.
+type Extractor interface {
+	ExtractNow(ctx context.Context, urls []string) (map[string]Result, error)
+}
+
+// NewService returns a Service.
+func NewService(executions execution.Store, items Store, queue execution.Queue, orgs access.Store, store catalog.Store, now Extractor, creditsPerURL int64) *Service {
+	return &Service{executions: executions, items: items, queue: queue, orgs: orgs, catalog: store, now: now, creditsPerURL: creditsPerURL}
+}
+
+// MaxSyncURLs is the most URLs one synchronous (legacy) extraction takes.
+const MaxSyncURLs = 50
+
+// ExtractNow extracts urls while the caller waits (the legacy endpoints): charged at start
+// like any extraction, answered in input order.
+func (s *Service) ExtractNow(ctx context.Context, organizationID string, urls []string) ([]Item, int64, error) {
+	if err := checkURLCount(len(urls), MaxSyncURLs); err != nil {
+		return nil, 0, err
+	}
+	credits := s.creditsPerURL * int64(len(urls))
+	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
+		if errors.Is(err, access.ErrInsufficientCredits) {
+			return nil, 0, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this extraction costs %d credits, more than the balance", credits)}
+		}
+		return nil, 0, err
+	}
+	results, err := s.now.ExtractNow(ctx, urls)
+	if err != nil {
+		return nil, credits, err
+	}
+	var ids []string
+	for _, r := range results {
+		if r.ProductID != "" {
+			ids = append(ids, r.ProductID)
+		}
+	}
+	products, err := s.items.Products(ctx, ids)
+	if err != nil {
+		return nil, credits, err
+	}
+	items := make([]Item, len(urls))
+	for i, u := range urls {
+		r := results[u]
+		items[i] = Item{Position: i, URL: u, Outcome: r.Outcome, Message: r.Message, Retry: r.Outcome.Retry(), FinalURL: r.FinalURL, Product: products[r.ProductID]}
+	}
+	return items, credits, nil
+}
+
+// Started is the answer to a start.
+type Started struct {
+	ExecutionID string
+	CreditsUsed int64
+	URLCount    int
+	// ListingsCount and ProductsToProcess describe a vendor-mode start.
+	ListingsCount     int
+	ProductsToProcess int
+}
+
+// Kinds: v1 batches and v2 extractions are separate lists but run the same way.
+var kinds = []execution.Kind{execution.ProductsBatch, execution.Extract}
+
+// StartURLs starts an extraction of urls. kind is ProductsBatch (v1) or Extract (v2).
+func (s *Service) StartURLs(ctx context.Context, organizationID string, kind execution.Kind, urls []string, p Parameters) (Started, error) {
+	if err := checkURLCount(len(urls), MaxURLs); err != nil {
+		return Started{}, err
+	}
+	p.URLs, p.Vendor, p.CrawlID, p.MaxProducts = urls, "", "", nil
+	id := "extract-urls-" + uuid.NewString()
+	if kind == execution.ProductsBatch {
+		id = "products-batch-" + uuid.NewString()
+	}
+	credits := s.creditsPerURL * int64(len(urls))
+	if err := s.start(ctx, organizationID, kind, id, "", p, credits, urls); err != nil {
+		return Started{}, err
+	}
+	return Started{ExecutionID: id, CreditsUsed: credits, URLCount: len(urls)}, nil
+}
+
+func checkURLCount(n, limit int) error {
+	if n == 0 {
+		return failure.OutOfRange("urls", "must hold at least one URL")
+	}
+	if n > limit {
+		return failure.OutOfRange("urls", "must hold at most %d URLs, got %d", limit, n)
+	}
+	return nil
+}
+
+// StartVendor starts an extraction of a vendor's listings. With crawlID, it waits for that
+// crawl; without, the vendor must have been crawled.
+func (s *Service) StartVendor(ctx context.Context, organizationID, vendor string, p Parameters) (Started, error) {
+	host, err := catalog.VendorHost(vendor)
+	if err != nil {
+		return Started{}, err
+	}
+	if p.MaxProducts != nil && *p.MaxProducts < 1 {
+		return Started{}, failure.OutOfRange("max_products", "must be at least 1, got %d", *p.MaxProducts)
+	}
+	p.URLs, p.Vendor = nil, host
+	listings, err := s.listingCount(ctx, host)
+	if err != nil {
+		return Started{}, err
+	}
+	if p.CrawlID != "" {
+		crawl, err := s.executions.Get(ctx, p.CrawlID, organizationID)
+		if errors.Is(err, execution.ErrNotFound) || (err == nil && crawl.Kind != execution.Crawl) {
+			return Started{}, failure.NotFoundf("crawl %s not found", p.CrawlID)
+		}
+		if err != nil {
+			return Started{}, err
+		}
+		if crawl.Vendor != host {
+			return Started{}, failure.OutOfRange("crawl_id", "crawl %s is of vendor %s, not %s", p.CrawlID, crawl.Vendor, host)
+		}
+	} else if listings == 0 {
+		return Started{}, failure.OutOfRange("vendor", "vendor %s has no listings: it was never crawled; start a crawl first, or pass its crawl_id", host)
+	}
+	toProcess := listings
+	if p.MaxProducts != nil {
+		toProcess = min(toProcess, *p.MaxProducts)
+	}
+	id := "extract-" + strings.ReplaceAll(host, ".", "-") + "-" + uuid.NewString()
+	credits := s.creditsPerURL * int64(toProcess)
+	if err := s.start(ctx, organizationID, execution.Extract, id, host, p, credits, nil); err != nil {
+		return Started{}, err
+	}
+	return Started{ExecutionID: id, CreditsUsed: credits, ListingsCount: listings, ProductsToProcess: toProcess}, nil
+}
+
+func (s *Service) listingCount(ctx context.Context, host string) (int, error) {
+	_, total, err := s.catalog.Listings(ctx, catalog.ListingQuery{Vendor: host, Page: page.Request{Number: 1, Size: 1}})
+	return total, err
+}
+
+// start charges, records and enqueues an execution; a failure after the charge refunds it.
+func (s *Service) start(ctx context.Context, organizationID string, kind execution.Kind, id, vendor string, p Parameters, credits int64, urls []string) error {
+	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
+		if errors.Is(err, access.ErrInsufficientCredits) {
+			return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this extraction costs %d credits, more than the balance", credits)}
+		}
+		return err
+	}
+	params, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	undo := func(cause error) error {
+		bg := context.WithoutCancel(ctx)
+		_ = s.orgs.Refund(bg, organizationID, credits)
+		_, _ = s.executions.Cancel(bg, id, organizationID)
+		return cause
+	}
+	e := execution.Execution{ID: id, Kind: kind, OrganizationID: organizationID, Vendor: vendor, Parameters: params,
+		CreditsUsed: credits, Steps: []execution.Step{}}
+	if err := s.executions.Create(ctx, e); err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return err
+	}
+	if len(urls) > 0 {
+		if err := s.items.AddItems(ctx, id, urls); err != nil {
+			return undo(err)
+		}
+	}
+	if err := s.queue.Enqueue(ctx, kind, id); err != nil {
+		return undo(err)
+	}
+	return nil
+}
+
+// Get returns an extraction. v1 batches are readable with any valid key (organizationID
+// empty); v2 extractions belong to their organization.
+func (s *Service) Get(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
+	e, err := s.executions.Get(ctx, id, organizationID)
+	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != kind) {
+		return e, failure.NotFoundf("execution %s not found", id)
+	}
+	return e, err
+}
+
+// Meta counts an extraction's inputs by outcome.
+func (s *Service) Meta(ctx context.Context, id string) (Meta, error) {
+	tally, err := s.items.Tally(ctx, id)
+	if err != nil {
+		return Meta{}, err
+	}
+	return MetaOf(tally), nil
+}
+
+// Items returns a page of an extraction's items in input order.
+func (s *Service) Items(ctx context.Context, id string, req page.Request) ([]Item, error) {
+	return s.items.Items(ctx, id, req.Offset(), req.Size)
+}
+
+// List returns an organization's extractions of a kind, newest first.
+func (s *Service) List(ctx context.Context, organizationID string, kind execution.Kind, statuses []execution.Status, limit int) ([]execution.Execution, error) {
+	return s.executions.List(ctx, execution.Filter{OrganizationID: organizationID, Kinds: []execution.Kind{kind}, Statuses: statuses, Limit: limit})
+}
+
+// Cancel stops a pending or running extraction; what it charged stays charged (the work
+// done so far is kept).
+func (s *Service) Cancel(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
+	if _, err := s.Get(ctx, organizationID, id, kind); err != nil {
+		return execution.Execution{}, err
+	}
+	e, err := s.executions.Cancel(ctx, id, organizationID)
+	switch {
+	case errors.Is(err, execution.ErrNotFound):
+		return e, failure.NotFoundf("execution %s not found", id)
+	case errors.Is(err, execution.ErrEnded):
+		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("execution %s has already ended", id)}
+	}
+	return e, err
+}

@@ -1,0 +1,146 @@
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/andybalholm/brotli"
+	"golang.org/x/net/html/charset"
+)
+
+// acceptEncoding is what the fetcher can decode. It asks for compression itself (rather
+// than let net/http do it) so that br is understood too and the size limit applies to the
+// decompressed body, which a small compressed one can inflate far past.
+const acceptEncoding = "gzip, deflate, br"
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// readBody reads r, undoing contentEncoding, and refuses more than limit bytes either on
+// the wire or decoded. wire is the number of bytes read from r.
+func readBody(r io.Reader, contentEncoding string, limit int64) (body []byte, wire int64, err error) {
+	cr := &countingReader{r: r}
+	var in io.Reader = &limitedReader{r: cr, left: limit}
+	// Encodings are listed in the order they were applied; undo them last first.
+	codings := strings.Split(contentEncoding, ",")
+	for i := len(codings) - 1; i >= 0; i-- {
+		in, err = decoder(strings.ToLower(strings.TrimSpace(codings[i])), in)
+		if err != nil {
+			return nil, cr.n, err
+		}
+	}
+	body, err = io.ReadAll(&limitedReader{r: in, left: limit})
+	if err != nil {
+		return nil, cr.n, err
+	}
+	return body, cr.n, nil
+}
+
+func decoder(coding string, r io.Reader) (io.Reader, error) {
+	switch coding {
+	case "", "identity":
+		return r, nil
+	case "gzip", "x-gzip":
+		return gzip.NewReader(r)
+	case "deflate":
+		// "deflate" means zlib-wrapped (RFC 9110), but some servers send raw deflate.
+		br := bufio.NewReader(r)
+		head, _ := br.Peek(2)
+		if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+			return zlib.NewReader(br)
+		}
+		return flate.NewReader(br), nil
+	case "br":
+		return brotli.NewReader(r), nil
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnsupportedEncoding, coding)
+}
+
+// limitedReader fails with ErrBodyTooLarge instead of stopping quietly at its limit, so
+// that a cut body is never mistaken for a whole one.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, ErrBodyTooLarge
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n, ErrBodyTooLarge
+	}
+	return n, err
+}
+
+// textual reports whether a media type is text the fetcher converts to UTF-8.
+func textual(mediaType string) bool {
+	switch {
+	case strings.HasPrefix(mediaType, "text/"),
+		strings.HasSuffix(mediaType, "+xml"), strings.HasSuffix(mediaType, "/xml"),
+		strings.HasSuffix(mediaType, "+json"), strings.HasSuffix(mediaType, "/json"),
+		mediaType == "application/javascript", mediaType == "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+// jsonish media types are UTF-8 unless a BOM or the header says otherwise (RFC 8259).
+func jsonish(mediaType string) bool {
+	return strings.HasSuffix(mediaType, "/json") || strings.HasSuffix(mediaType, "+json")
+}
+
+// decodeText returns the media type of a body, the body converted to UTF-8 and the name of
+// the charset it was in (WHATWG Encoding Standard names: ISO-8859-1 is read as its superset
+// "windows-1252"). Non-text bodies come back as they are, with an empty charset. The
+// charset is taken from, in order: a byte order mark, the Content-Type header, an HTML
+// <meta> in the first 1024 bytes, valid UTF-8, and windows-1252 as the web's last resort.
+func decodeText(raw []byte, contentType string) (mediaType string, body []byte, charsetName string) {
+	if contentType == "" {
+		contentType = http.DetectContentType(raw)
+	}
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mediaType = strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))
+	}
+	if !textual(mediaType) {
+		return mediaType, raw, ""
+	}
+	enc, name, certain := charset.DetermineEncoding(raw, contentType)
+	if !certain && (name == "windows-1252" || jsonish(mediaType)) && utf8.Valid(raw) {
+		// DetermineEncoding looks at the first 1024 bytes only; a page that is ASCII there
+		// and UTF-8 further down is UTF-8, not windows-1252.
+		enc, name = nil, "utf-8"
+	}
+	if name == "utf-8" {
+		return mediaType, bytes.ToValidUTF8(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")), []byte("\uFFFD")), name
+	}
+	out, err := enc.NewDecoder().Bytes(raw)
+	if err != nil {
+		return mediaType, bytes.ToValidUTF8(raw, []byte("\uFFFD")), "utf-8"
+	}
+	return mediaType, bytes.TrimPrefix(out, []byte("\xef\xbb\xbf")), name
+}

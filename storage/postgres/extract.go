@@ -1,0 +1,150 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/core/product"
+)
+
+// ExtractStore implements extract.Store.
+type ExtractStore struct{ pool *pgxpool.Pool }
+
+// NewExtractStore returns an extract.Store over pool.
+func NewExtractStore(pool *pgxpool.Pool) *ExtractStore { return &ExtractStore{pool: pool} }
+
+var _ extract.Store = (*ExtractStore)(nil)
+
+func (s *ExtractStore) AddItems(ctx context.Context, executionID string, urls []string) error {
+	positions := make([]int32, len(urls))
+	for i := range urls {
+		positions[i] = int32(i)
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO execution_items (execution_id, position, url)
+		SELECT $1, p, u FROM unnest($2::int[], $3::text[]) AS t(p, u)
+		ON CONFLICT DO NOTHING`, executionID, positions, urls)
+	return classify("add extraction items", err)
+}
+
+func (s *ExtractStore) SetResult(ctx context.Context, executionID, url string, r extract.Result) error {
+	var productID any
+	if r.ProductID != "" {
+		productID = r.ProductID
+	}
+	_, err := s.pool.Exec(ctx, `UPDATE execution_items SET outcome = $3, message = $4, retry = $5, final_url = nullif($6, ''), product_id = $7
+		WHERE execution_id = $1 AND url = $2`,
+		executionID, url, string(r.Outcome), r.Message, r.Outcome.Retry(), r.FinalURL, productID)
+	return classify("record extraction result", err)
+}
+
+func (s *ExtractStore) Items(ctx context.Context, executionID string, offset, limit int) ([]extract.Item, error) {
+	rows, err := s.pool.Query(ctx, `SELECT i.position, i.url, coalesce(i.outcome, ''), i.message, i.retry, coalesce(i.final_url, ''),
+			p.id::text, v.host, p.updated_at, p.data
+		FROM execution_items i
+		LEFT JOIN products p ON p.id = i.product_id
+		LEFT JOIN vendors v ON v.id = p.vendor_id
+		WHERE i.execution_id = $1 ORDER BY i.position LIMIT $2 OFFSET $3`, executionID, limit, offset)
+	if err != nil {
+		return nil, classify("read extraction items", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (extract.Item, error) {
+		var it extract.Item
+		var outcome string
+		var id, vendor *string
+		var updated *time.Time
+		var data []byte
+		if err := r.Scan(&it.Position, &it.URL, &outcome, &it.Message, &it.Retry, &it.FinalURL, &id, &vendor, &updated, &data); err != nil {
+			return it, err
+		}
+		it.Outcome = adapter.Outcome(outcome)
+		if id != nil {
+			p := &product.Product{}
+			if err := json.Unmarshal(data, p); err != nil {
+				return it, fmt.Errorf("product %s: %w", *id, err)
+			}
+			p.ID = *id
+			it.Product = &extract.Stored{ID: *id, Vendor: *vendor, UpdatedAt: *updated, Product: p}
+		}
+		return it, nil
+	})
+}
+
+func (s *ExtractStore) Products(ctx context.Context, ids []string) (map[string]*extract.Stored, error) {
+	out := map[string]*extract.Stored{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT p.id::text, v.host, p.updated_at, p.data FROM products p
+		JOIN vendors v ON v.id = p.vendor_id WHERE p.id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, classify("read products", err)
+	}
+	var id, vendor string
+	var updated time.Time
+	var data []byte
+	_, err = pgx.ForEachRow(rows, []any{&id, &vendor, &updated, &data}, func() error {
+		p := &product.Product{}
+		if err := json.Unmarshal(data, p); err != nil {
+			return fmt.Errorf("product %s: %w", id, err)
+		}
+		p.ID = id
+		out[id] = &extract.Stored{ID: id, Vendor: vendor, UpdatedAt: updated, Product: p}
+		return nil
+	})
+	return out, err
+}
+
+func (s *ExtractStore) Tally(ctx context.Context, executionID string) (map[adapter.Outcome]int, error) {
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(outcome, ''), count(*)::int FROM execution_items WHERE execution_id = $1 GROUP BY 1`, executionID)
+	if err != nil {
+		return nil, classify("count extraction items", err)
+	}
+	tally := map[adapter.Outcome]int{}
+	var outcome string
+	var n int
+	_, err = pgx.ForEachRow(rows, []any{&outcome, &n}, func() error { tally[adapter.Outcome(outcome)] = n; return nil })
+	return tally, err
+}
+
+func (s *ExtractStore) PendingURLs(ctx context.Context, executionID string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT url FROM execution_items WHERE execution_id = $1 AND outcome IS NULL
+		GROUP BY url ORDER BY min(position)`, executionID)
+	if err != nil {
+		return nil, classify("read pending items", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *product.Product, at time.Time) (string, error) {
+	stored := *p
+	stored.ID = ""
+	data, err := json.Marshal(&stored)
+	if err != nil {
+		return "", fmt.Errorf("encode product: %w", err)
+	}
+	var id string
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var vendorID int64
+		if err := tx.QueryRow(ctx, `INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
+			ON CONFLICT (host) DO UPDATE SET host = excluded.host RETURNING id`, vendor, at).Scan(&vendorID); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO products (id, vendor_id, listing_id, url, data, created_at, updated_at)
+			VALUES ($1, $2, (SELECT id FROM listings WHERE vendor_id = $2 AND url = $3), $3, $4, $5, $5)
+			ON CONFLICT (vendor_id, url) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at,
+				listing_id = coalesce(excluded.listing_id, products.listing_id)
+			RETURNING id::text`, uuid.New(), vendorID, p.URL, data, at).Scan(&id)
+	})
+	if err != nil {
+		return "", classify("save product", err)
+	}
+	return id, nil
+}
