@@ -71,6 +71,8 @@ type Store interface {
 
 	// Charge takes credits from an organization's balance atomically, never below zero.
 	Charge(ctx context.Context, organizationID string, credits int64) error
+	// Refund gives back credits charged for a start that then failed.
+	Refund(ctx context.Context, organizationID string, credits int64) error
 }
 
 // keyPrefix marks Stockroom keys so that secret scanners and people recognise them.

@@ -101,6 +101,15 @@ var (
 	ErrLeaseLost = errors.New("execution lease lost")
 )
 
+// WaitError asks the queue to run the execution again later without taking its lease: it
+// stays pending (an extraction waiting for its crawl).
+type WaitError struct {
+	After  time.Duration
+	Reason string
+}
+
+func (e *WaitError) Error() string { return "waiting: " + e.Reason }
+
 // ActiveError carries the id of the execution that blocked a Create.
 type ActiveError struct{ Existing string }
 

@@ -5,6 +5,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -56,7 +57,12 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 	if !ok {
 		return river.JobCancel(fmt.Errorf("no handler for executions of kind %q", job.Args.ExecutionKind))
 	}
-	return h(ctx, job.Args.ExecutionID)
+	err := h(ctx, job.Args.ExecutionID)
+	var wait *execution.WaitError
+	if errors.As(err, &wait) {
+		return river.JobSnooze(wait.After)
+	}
+	return err
 }
 
 // queueName keeps kinds apart so that long crawls never hold up extractions or searches.

@@ -36,7 +36,7 @@ type Server struct {
 	exitErr  error
 	logger   *slog.Logger
 	logFile  *os.File
-	external bool   // true when the server was already running and is not ours to stop
+	external bool // true when the server was already running and is not ours to stop
 }
 
 // Stop asks the server to shut down and waits for it, killing it when ctx ends first.

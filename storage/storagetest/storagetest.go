@@ -162,4 +162,3 @@ func ClickHouseServer() string { return servers.clickhouse }
 
 // PostgresServer returns the base Postgres URL.
 func PostgresServer() string { return servers.postgres }
-
