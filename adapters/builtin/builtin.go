@@ -1,0 +1,13 @@
+// Package builtin embeds the adapters Stockroom ships with: each NAME.wasm that
+// `make wasm` builds here from adapters/NAME/guest, with its committed manifest NAME.json.
+// The registry loads them like any other adapter directory.
+package builtin
+
+import "embed"
+
+// FS holds the built-in manifests and modules at its root. The pattern takes the whole
+// directory so the package compiles before `make wasm` has built any module; the registry
+// then reports each missing module by name.
+//
+//go:embed *
+var FS embed.FS

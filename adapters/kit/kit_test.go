@@ -1,0 +1,93 @@
+package kit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
+)
+
+// TestScaffoldBuildsAndPassesItsOwnTest walks the authoring kit end to end: new, build,
+// test, run, and a broken expectation that must fail with a readable diff.
+func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go toolchain")
+	}
+	root, _ := filepath.Abs("../..")
+	dir := filepath.Join(t.TempDir(), "acme")
+	if err := New("acme", dir, root); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", "acme.wasm", ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("scaffold does not build: %v\n%s", err, out)
+	}
+	env := Env{CacheDir: sdktest.CacheDir()}
+	ctx := context.Background()
+	wasmFile := filepath.Join(dir, "acme.wasm")
+
+	var out bytes.Buffer
+	ok, err := env.Test(ctx, &out, wasmFile, filepath.Join(dir, "testdata"))
+	if err != nil || !ok {
+		t.Fatalf("scaffold fails its own test: %v\n%s", err, out.String())
+	}
+
+	out.Reset()
+	if err := env.Run(ctx, &out, "https://shop.example/products/example-mug", filepath.Join(dir, "testdata/example.html"), wasmFile, ""); err != nil {
+		t.Fatal(err)
+	}
+	var product map[string]any
+	if err := json.Unmarshal(out.Bytes(), &product); err != nil {
+		t.Fatalf("run printed no JSON: %v\n%s", err, out.String())
+	}
+	if product["title"] != "Example mug" || product["sku"] != "MUG-1" || product["platform"] != "acme" || product["gtin"] != nil {
+		t.Fatalf("run printed %s", out.String())
+	}
+	for _, field := range []string{"mpn", "attributes", "min_price", "store_canonical_url", "variants"} {
+		if _, present := product[field]; !present {
+			t.Errorf("field %s missing: fields are always present", field)
+		}
+	}
+
+	expected := filepath.Join(dir, "testdata/example.expected.json")
+	raw, _ := os.ReadFile(expected)
+	os.WriteFile(expected, bytes.Replace(raw, []byte(`"MUG-1"`), []byte(`"MUG-2"`), 1), 0o644)
+	out.Reset()
+	ok, err = env.Test(ctx, &out, wasmFile, filepath.Join(dir, "testdata"))
+	if err != nil || ok || !strings.Contains(out.String(), `want "MUG-2"`) || !strings.Contains(out.String(), `got  "MUG-1"`) {
+		t.Fatalf("a broken expectation passed or printed no diff: %v %v\n%s", ok, err, out.String())
+	}
+}
+
+func TestRunReportsOutcomes(t *testing.T) {
+	if _, err := builtin.FS.Open("jsonld.wasm"); err != nil {
+		t.Skip("built-in modules not built (run make wasm)")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "home.html")
+	os.WriteFile(page, []byte(`<html><body><h1>Welcome</h1></body></html>`), 0o644)
+	env := Env{CacheDir: sdktest.CacheDir()}
+	for _, tc := range []struct{ url, outcome string }{
+		{"shop.example/products/x", "malformed_url"},
+		{"https://shop.example/", "non_product_url"},
+	} {
+		var out bytes.Buffer
+		if err := env.Run(context.Background(), &out, tc.url, page, "", ""); err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		json.Unmarshal(out.Bytes(), &got)
+		if got["outcome"] != tc.outcome || got["message"] == "" {
+			t.Errorf("%s: printed %s, want outcome %s with a message", tc.url, out.String(), tc.outcome)
+		}
+	}
+}

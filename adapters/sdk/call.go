@@ -1,0 +1,157 @@
+package sdk
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Call is one round of an operation: the request and the documents the host fetched.
+type Call struct {
+	op     string
+	url    string
+	cursor string
+	round  int
+	docs   []*Doc
+	need   []string
+}
+
+// Op is the operation: "detect", "discover", "list" or "extract".
+func (c *Call) Op() string { return c.op }
+
+// URL is the home page (detect, discover), the collection (list) or the product page
+// (extract).
+func (c *Call) URL() string { return c.url }
+
+// Cursor is the paging position of a list call, "" for the first page.
+func (c *Call) Cursor() string { return c.cursor }
+
+// Round counts the calls of this operation so far, from 0.
+func (c *Call) Round() int { return c.round }
+
+// Docs are the documents of the call in the order they were fetched.
+func (c *Call) Docs() []*Doc { return c.docs }
+
+// Page is the document the operation started from (the home page or the product page), or
+// nil (list calls start with none).
+func (c *Call) Page() *Doc {
+	if len(c.docs) == 0 {
+		return nil
+	}
+	return c.docs[0]
+}
+
+// Doc returns the document fetched for rawURL, or nil.
+func (c *Call) Doc(rawURL string) *Doc {
+	for _, d := range c.docs {
+		if d.URL == rawURL {
+			return d
+		}
+	}
+	return nil
+}
+
+// Need returns the document for rawURL when the host has fetched it; otherwise it asks the
+// host to, and returns nil. An operation that cannot go on without it returns ErrPending.
+// A fetched document may have failed: check Doc.OK.
+func (c *Call) Need(rawURL string) *Doc {
+	if d := c.Doc(rawURL); d != nil {
+		return d
+	}
+	for _, u := range c.need {
+		if u == rawURL {
+			return nil
+		}
+	}
+	c.need = append(c.need, rawURL)
+	return nil
+}
+
+// Resolve returns ref resolved against the call's URL ("/products/x.json" becomes
+// "https://shop/products/x.json"), or "" when either does not parse.
+func (c *Call) Resolve(ref string) string {
+	base, err := url.Parse(c.url)
+	if err != nil {
+		return ""
+	}
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return ""
+	}
+	return base.ResolveReference(r).String()
+}
+
+// Doc is a fetched document. Its parsed forms (HTML, JSON, JSON-LD) are built by the host
+// once and shared by every adapter reading it.
+type Doc struct {
+	// URL is the URL requested; FinalURL the one that answered after redirects, "" when
+	// the same.
+	URL      string
+	FinalURL string
+	// Status is the HTTP status, 0 when the fetch failed (Err says why).
+	Status int
+	Err    string
+	// header holds the headers in a native build; hdr is the request's header object in a
+	// guest, read on demand.
+	header map[string][]string
+	hdr    Value
+	index  int
+	b      backend
+}
+
+// OK reports whether the document was fetched with a 2xx status.
+func (d *Doc) OK() bool { return d != nil && d.Status >= 200 && d.Status < 300 }
+
+// Header returns the first value of the response header name (any case), or "".
+func (d *Doc) Header(name string) string {
+	name = strings.ToLower(name)
+	if d.header != nil {
+		if v := d.header[name]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	return d.hdr.Get(escapePath(name) + ".0").String()
+}
+
+// Headers returns the response headers, keys in lower case.
+func (d *Doc) Headers() map[string][]string {
+	if d.header == nil && d.hdr.Exists() {
+		d.header = map[string][]string{}
+		vals := d.hdr.Array()
+		for i, k := range d.hdr.Keys() {
+			for _, v := range vals[i].Array() {
+				d.header[k] = append(d.header[k], v.String())
+			}
+		}
+	}
+	return d.header
+}
+
+// escapePath escapes the characters gjson paths treat specially.
+func escapePath(key string) string {
+	if !strings.ContainsAny(key, `.*?|#@\!=<>%`) {
+		return key
+	}
+	var b strings.Builder
+	for _, r := range key {
+		if strings.ContainsRune(`.*?|#@\!=<>%`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Body returns the raw response body (one copy from the host).
+func (d *Doc) Body() []byte { return d.b.body(d.index) }
+
+// HTML returns the document's root node, the body parsed as HTML.
+func (d *Doc) HTML() Node { return Node{d.b.parse(d.index, parseHTML), d.b} }
+
+// JSON returns the body decoded as JSON; a missing Value when it is not JSON.
+func (d *Doc) JSON() Value { return Value{d.b.parse(d.index, parseJSON), d.b} }
+
+// JSONLD returns the page's JSON-LD entities as one array: every
+// application/ld+json block, repaired when invalid, with top-level arrays and @graph lists
+// flattened.
+func (d *Doc) JSONLD() Value { return Value{d.b.parse(d.index, parseJSONLD), d.b} }

@@ -1,0 +1,154 @@
+package sdk
+
+import (
+	"errors"
+	"fmt"
+)
+
+// backend answers the queries of Doc, Node and Value: host functions in a WebAssembly
+// guest, the document library directly in a native build. A host-side failure (an XPath
+// syntax error, the handle budget exceeded) panics with a hostError, which dispatch turns
+// into a failed call, so adapter code needs no error checks on queries.
+type backend interface {
+	body(doc int) []byte
+	parse(doc int, k parseKind) uint32
+	queryAll(node uint32, expr string) []uint32
+	query(node uint32, expr string) uint32
+	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
+	get(v uint32, path string) uint32
+	kind(v uint32) Kind
+	valueString(v uint32, what valueWhat) string
+	// float returns NaN when v is not a number.
+	float(v uint32) float64
+	elems(v uint32) []uint32
+	keys(v uint32) []string
+}
+
+// parseKind and nodeWhat are ABI values: see ABI.md, doc_parse and node_string.
+type parseKind uint32
+
+const (
+	parseHTML parseKind = iota
+	parseJSON
+	parseJSONLD
+)
+
+type nodeWhat uint32
+
+const (
+	nodeText nodeWhat = iota
+	nodeAttr
+	nodeName
+	nodeOuterHTML
+	nodeInnerHTML
+)
+
+type valueWhat uint32
+
+const (
+	valueString valueWhat = iota
+	valueRaw
+	valueHTMLText
+)
+
+type hostError struct{ msg string }
+
+func (e hostError) Error() string { return e.msg }
+
+// wireDoc and wireRequest are the request of ABI.md; a guest reads it through a Value,
+// the native path builds it from the adapter.Request.
+type wireDoc struct {
+	URL      string              `json:"url"`
+	FinalURL string              `json:"final_url,omitempty"`
+	Status   int                 `json:"status"`
+	Err      string              `json:"err,omitempty"`
+	Header   map[string][]string `json:"header,omitempty"`
+}
+
+type wireRequest struct {
+	Op     string    `json:"op"`
+	URL    string    `json:"url,omitempty"`
+	Cursor string    `json:"cursor,omitempty"`
+	Round  int       `json:"round,omitempty"`
+	Docs   []wireDoc `json:"docs,omitempty"`
+}
+
+// wireResponse is the JSON a guest answers with (ABI.md).
+type wireResponse struct {
+	Info        *Info        `json:"info,omitempty"`
+	Fetch       []string     `json:"fetch,omitempty"`
+	Detection   *Detection   `json:"detection,omitempty"`
+	Collections []Collection `json:"collections,omitempty"`
+	Listings    []Listing    `json:"listings,omitempty"`
+	Next        string       `json:"next,omitempty"`
+	Product     *Product     `json:"product,omitempty"`
+	Outcome     string       `json:"outcome,omitempty"`
+	Message     string       `json:"message,omitempty"`
+}
+
+func newCall(req *wireRequest, b backend) *Call {
+	c := &Call{op: req.Op, url: req.URL, cursor: req.Cursor, round: req.Round, docs: make([]*Doc, len(req.Docs))}
+	for i, d := range req.Docs {
+		c.docs[i] = &Doc{URL: d.URL, FinalURL: d.FinalURL, Status: d.Status, Err: d.Err, header: d.Header, index: i, b: b}
+	}
+	return c
+}
+
+// dispatch runs the operation c names on a. Outcome errors and ErrPending become parts of
+// the response; any other error, and any panic, fail the call.
+func dispatch(a Adapter, c *Call) (resp wireResponse, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if he, ok := p.(hostError); ok {
+				err = he
+				return
+			}
+			err = fmt.Errorf("adapter panicked: %v", p)
+		}
+	}()
+	missing := func() error { return fmt.Errorf("adapter %s does not implement %s", a.Info().Name, c.op) }
+	switch c.op {
+	case "info":
+		info := a.Info()
+		info.Capabilities = capabilities(a)
+		resp.Info = &info
+	case "detect":
+		d, ok := a.(Detector)
+		if !ok {
+			return resp, missing()
+		}
+		resp.Detection, err = d.Detect(c)
+	case "discover":
+		d, ok := a.(Discoverer)
+		if !ok {
+			return resp, missing()
+		}
+		resp.Collections, err = d.Discover(c)
+	case "list":
+		l, ok := a.(Lister)
+		if !ok {
+			return resp, missing()
+		}
+		var p Page
+		p, err = l.List(c)
+		resp.Listings, resp.Next = p.Listings, p.Next
+	case "extract":
+		e, ok := a.(Extractor)
+		if !ok {
+			return resp, missing()
+		}
+		resp.Product, err = e.Extract(c)
+	default:
+		return resp, fmt.Errorf("unknown operation %q", c.op)
+	}
+	var oe *OutcomeError
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrPending):
+		err = nil
+	case errors.As(err, &oe):
+		resp.Outcome, resp.Message, err = oe.Outcome, oe.Message, nil
+	}
+	resp.Fetch = c.need
+	return resp, err
+}

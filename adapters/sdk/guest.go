@@ -1,0 +1,246 @@
+//go:build wasip1
+
+package sdk
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+)
+
+// served is the guest's adapter. A guest module holds exactly one adapter for its whole
+// life, registered from init because a WASI reactor never runs main; that is why this
+// one piece of package state exists.
+var served Adapter
+
+// Serve registers a as the adapter of this guest module. Call it from init.
+func Serve(a Adapter) { served = a }
+
+// The marker export: its name carries the ABI major, its result the minor. The host reads
+// the name before instantiating anything.
+//
+//go:wasmexport stockroom_abi_v1
+func abiMarker() uint32 { return ABIMinor }
+
+// stockroom_call runs one operation. The host has decoded the request JSON natively and
+// passes its handle, so the guest reads the request through the same value queries as any
+// document. The answer goes back through output: 0 means success, 1 that output holds an
+// error message.
+//
+//go:wasmexport stockroom_call
+func stockroomCall(request uint32) uint32 {
+	out, ok := handle(Value{request, guest{}})
+	var p unsafe.Pointer
+	if len(out) > 0 {
+		p = unsafe.Pointer(&out[0])
+	}
+	if hostOutput(p, uint32(len(out))) != 0 || !ok {
+		return 1
+	}
+	return 0
+}
+
+// outBuf is reused by every call's answer; the host copies it out before the next call.
+var outBuf []byte
+
+func handle(req Value) (out []byte, ok bool) {
+	defer func() {
+		// A host failure while reading the request itself.
+		if p := recover(); p != nil {
+			out, ok = []byte(fmt.Sprint("bad request: ", p)), false
+		}
+	}()
+	if served == nil {
+		return []byte("sdk.Serve was not called from init"), false
+	}
+	c := &Call{op: req.Get("op").String(), url: req.Get("url").String(), cursor: req.Get("cursor").String()}
+	if n, ok := req.Get("round").Float(); ok {
+		c.round = int(n)
+	}
+	for i, d := range req.Get("docs").Array() {
+		status, _ := d.Get("status").Float()
+		c.docs = append(c.docs, &Doc{
+			URL: d.Get("url").String(), FinalURL: d.Get("final_url").String(), Status: int(status),
+			Err: d.Get("err").String(), hdr: d.Get("header"), index: i, b: guest{},
+		})
+	}
+	resp, err := dispatch(served, c)
+	if err != nil {
+		return []byte(err.Error()), false
+	}
+	outBuf = appendResponse(outBuf[:0], &resp)
+	return outBuf, true
+}
+
+//go:wasmimport stockroom output
+func hostOutput(p unsafe.Pointer, n uint32) int32
+
+//go:wasmimport stockroom pending
+func hostPending(p unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom doc_body
+func hostDocBody(doc uint32, p unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom doc_parse
+func hostDocParse(doc, kind uint32) int32
+
+//go:wasmimport stockroom query_one
+func hostQueryOne(node uint32, expr unsafe.Pointer, exprLen uint32) int32
+
+//go:wasmimport stockroom query_all
+func hostQueryAll(node uint32, expr unsafe.Pointer, exprLen uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom node_string
+func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom value_get
+func hostValueGet(v uint32, path unsafe.Pointer, pathLen uint32) int32
+
+//go:wasmimport stockroom value_kind
+func hostValueKind(v uint32) uint32
+
+//go:wasmimport stockroom value_string
+func hostValueString(v, what uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom value_float
+func hostValueFloat(v uint32) float64
+
+//go:wasmimport stockroom value_elems
+func hostValueElems(v uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom value_keys
+func hostValueKeys(v uint32, out unsafe.Pointer, capacity uint32) int32
+
+// Results of the byte-returning host functions (ABI.md): n >= 0 is the full length,
+// written only when it fits; absent and failed are the two negative answers.
+const (
+	absent = -1
+	failed = -2
+)
+
+// scratch receives host results; most fit, so most queries cost one host call and one
+// copy. It grows to the largest result seen. A guest runs one call at a time.
+var scratch = make([]byte, 4096)
+
+func strPtr(s string) unsafe.Pointer { return unsafe.Pointer(unsafe.StringData(s)) }
+
+// bytesResult turns a byte-returning host function's answer into bytes, fetching them
+// with pending when they did not fit.
+func bytesResult(n int32, capacity int) ([]byte, bool) {
+	switch {
+	case n == absent:
+		return nil, false
+	case n == failed:
+		panic(hostError{string(pendingBytes(int(hostPending(nil, 0))))})
+	case int(n) <= capacity:
+		return scratch[:n], true
+	}
+	if int(n) > len(scratch) {
+		scratch = make([]byte, n)
+	}
+	hostPending(unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	return scratch[:n], true
+}
+
+// stringResult is bytesResult for strings: a large result lands in its own buffer, which
+// becomes the string without another copy.
+func stringResult(n int32) (string, bool) {
+	switch {
+	case n == absent:
+		return "", false
+	case n == failed:
+		panic(hostError{string(pendingBytes(int(hostPending(nil, 0))))})
+	case int(n) <= len(scratch):
+		return string(scratch[:n]), true
+	}
+	b := pendingBytes(int(n))
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
+func pendingBytes(n int) []byte {
+	if n <= 0 {
+		return nil
+	}
+	b := make([]byte, n)
+	hostPending(unsafe.Pointer(&b[0]), uint32(n))
+	return b
+}
+
+func handleResult(n int32) uint32 {
+	if n == failed {
+		panic(hostError{string(pendingBytes(int(hostPending(nil, 0))))})
+	}
+	if n < 0 {
+		return 0
+	}
+	return uint32(n)
+}
+
+func handles(b []byte) []uint32 {
+	out := make([]uint32, len(b)/4)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// guest is the backend over host functions.
+type guest struct{}
+
+func (guest) body(doc int) []byte {
+	n := hostDocBody(uint32(doc), nil, 0)
+	if n <= 0 {
+		return nil
+	}
+	// The body goes straight into its own buffer: one copy, however large.
+	b := make([]byte, n)
+	hostDocBody(uint32(doc), unsafe.Pointer(&b[0]), uint32(n))
+	return b
+}
+
+func (guest) parse(doc int, k parseKind) uint32 {
+	return handleResult(hostDocParse(uint32(doc), uint32(k)))
+}
+
+func (guest) queryAll(node uint32, expr string) []uint32 {
+	n := hostQueryAll(node, strPtr(expr), uint32(len(expr)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	b, _ := bytesResult(n, len(scratch))
+	return handles(b)
+}
+
+func (guest) query(node uint32, expr string) uint32 {
+	return handleResult(hostQueryOne(node, strPtr(expr), uint32(len(expr))))
+}
+
+func (guest) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
+	return stringResult(hostNodeString(node, uint32(what), strPtr(arg), uint32(len(arg)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
+}
+
+func (guest) get(v uint32, path string) uint32 {
+	return handleResult(hostValueGet(v, strPtr(path), uint32(len(path))))
+}
+
+func (guest) kind(v uint32) Kind { return Kind(hostValueKind(v)) }
+
+func (guest) valueString(v uint32, what valueWhat) string {
+	str, _ := stringResult(hostValueString(v, uint32(what), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
+	return str
+}
+
+func (guest) float(v uint32) float64 { return hostValueFloat(v) }
+
+func (guest) elems(v uint32) []uint32 {
+	b, _ := bytesResult(hostValueElems(v, unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	return handles(b)
+}
+
+func (guest) keys(v uint32) []string {
+	b, _ := bytesResult(hostValueKeys(v, unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	var out []string
+	for len(b) >= 4 {
+		n := binary.LittleEndian.Uint32(b)
+		out = append(out, string(b[4:4+n]))
+		b = b[4+n:]
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+//go:build !wasip1
+
+package sdk
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/plugins/document"
+)
+
+// Serve does nothing in a native build: natively, adapters are run through Native. It
+// exists so a guest's init compiles unchanged on both sides.
+func Serve(Adapter) {}
+
+// Native returns a as an adapter.Module that runs in-process, calling the host's document
+// library directly instead of through WebAssembly host functions. Use it to debug an
+// adapter with ordinary Go tools and to measure what the WebAssembly path costs.
+func Native(a Adapter) adapter.Module {
+	info := a.Info()
+	caps := make([]adapter.Op, 0, 4)
+	for _, c := range capabilities(a) {
+		caps = append(caps, adapter.Op(c))
+	}
+	return &native{a: a, info: adapter.Info{
+		Name: info.Name, Version: info.Version, Platforms: info.Platforms,
+		URLPatterns: info.URLPatterns, Capabilities: caps,
+	}}
+}
+
+type native struct {
+	a    Adapter
+	info adapter.Info
+}
+
+func (n *native) Info() adapter.Info { return n.info }
+
+func (n *native) Call(ctx context.Context, req *adapter.Request) (*adapter.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b := nativeBackend{document.NewSession(req.Docs, 0)}
+	c := newCall(wireRequestOf(req), b)
+	resp, err := dispatch(n.a, c)
+	if err != nil {
+		return nil, err
+	}
+	return resp.toAdapter(), nil
+}
+
+// wireRequestOf renders req as the request a guest receives (header names in lower case),
+// so the native path hands the adapter exactly what the WebAssembly path does.
+func wireRequestOf(req *adapter.Request) *wireRequest {
+	w := &wireRequest{Op: string(req.Op), URL: req.URL, Cursor: req.Cursor, Round: req.Round, Docs: make([]wireDoc, len(req.Docs))}
+	for i, d := range req.Docs {
+		var h map[string][]string
+		if len(d.Header) > 0 {
+			h = make(map[string][]string, len(d.Header))
+			for k, v := range d.Header {
+				h[strings.ToLower(k)] = v
+			}
+		}
+		w.Docs[i] = wireDoc{URL: d.URL, FinalURL: d.FinalURL, Status: d.Status, Err: d.Err, Header: h}
+	}
+	return w
+}
+
+func (r *wireResponse) toAdapter() *adapter.Response {
+	out := &adapter.Response{Fetch: r.Fetch, Next: r.Next, Product: r.Product, Outcome: adapter.Outcome(r.Outcome), Message: r.Message}
+	if d := r.Detection; d != nil {
+		out.Detection = &adapter.Detection{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}
+	}
+	for _, c := range r.Collections {
+		out.Collections = append(out.Collections, adapter.Collection(c))
+	}
+	for _, l := range r.Listings {
+		out.Listings = append(out.Listings, adapter.Listing(l))
+	}
+	return out
+}
+
+// nativeBackend answers queries from a document.Session in-process.
+type nativeBackend struct{ s *document.Session }
+
+func check(err error) {
+	if err != nil {
+		panic(hostError{err.Error()})
+	}
+}
+
+func (b nativeBackend) body(doc int) []byte {
+	if d := b.s.Doc(doc); d != nil {
+		return d.Body
+	}
+	return nil
+}
+
+func (b nativeBackend) parse(doc int, k parseKind) uint32 {
+	var v uint32
+	switch k {
+	case parseHTML:
+		h, err := b.s.HTML(doc)
+		check(err)
+		v = uint32(h)
+	case parseJSON:
+		h, err := b.s.JSON(doc)
+		check(err)
+		v = uint32(h)
+	case parseJSONLD:
+		h, err := b.s.JSONLD(doc)
+		check(err)
+		v = uint32(h)
+	}
+	return v
+}
+
+func (b nativeBackend) queryAll(node uint32, expr string) []uint32 {
+	hs, err := b.s.QueryAll(document.Node(node), expr, nil)
+	check(err)
+	out := make([]uint32, len(hs))
+	for i, h := range hs {
+		out[i] = uint32(h)
+	}
+	return out
+}
+
+func (b nativeBackend) query(node uint32, expr string) uint32 {
+	h, err := b.s.Query(document.Node(node), expr)
+	check(err)
+	return uint32(h)
+}
+
+func (b nativeBackend) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
+	n := document.Node(node)
+	switch what {
+	case nodeText:
+		return b.s.Text(n), true
+	case nodeAttr:
+		return b.s.Attr(n, arg)
+	case nodeName:
+		return b.s.Name(n), true
+	case nodeOuterHTML:
+		return b.s.OuterHTML(n), true
+	case nodeInnerHTML:
+		return b.s.InnerHTML(n), true
+	}
+	return "", false
+}
+
+func (b nativeBackend) get(v uint32, path string) uint32 {
+	h, err := b.s.Get(document.Value(v), path)
+	check(err)
+	return uint32(h)
+}
+
+func (b nativeBackend) kind(v uint32) Kind { return Kind(b.s.Kind(document.Value(v))) }
+
+func (b nativeBackend) valueString(v uint32, what valueWhat) string {
+	switch what {
+	case valueRaw:
+		return b.s.Raw(document.Value(v))
+	case valueHTMLText:
+		return b.s.HTMLText(document.Value(v))
+	}
+	return b.s.String(document.Value(v))
+}
+
+func (b nativeBackend) float(v uint32) float64 {
+	if f, ok := b.s.Float(document.Value(v)); ok {
+		return f
+	}
+	return math.NaN()
+}
+
+func (b nativeBackend) elems(v uint32) []uint32 {
+	hs, err := b.s.Elems(document.Value(v), nil, nil)
+	check(err)
+	out := make([]uint32, len(hs))
+	for i, h := range hs {
+		out[i] = uint32(h)
+	}
+	return out
+}
+
+func (b nativeBackend) keys(v uint32) []string {
+	var keys []string
+	_, err := b.s.Elems(document.Value(v), nil, &keys)
+	check(err)
+	return keys
+}

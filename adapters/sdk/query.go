@@ -1,0 +1,211 @@
+package sdk
+
+import "math"
+
+// Kind is the type of a JSON value.
+type Kind uint32
+
+const (
+	Missing Kind = iota
+	Null
+	False
+	True
+	Number
+	String
+	Array
+	Object
+)
+
+// Node is an HTML node (element, text or attribute) of a document. The zero Node is "no
+// node": every query on it yields nothing, so chains need no nil checks.
+type Node struct {
+	h uint32
+	b backend
+}
+
+// Exists reports whether n is a node.
+func (n Node) Exists() bool { return n.h != 0 }
+
+// Find returns the nodes under n the XPath 1.0 expression selects ("//a/@href" selects
+// attribute nodes, whose Text is the value). A syntax error in expr fails the call.
+func (n Node) Find(expr string) []Node {
+	if n.h == 0 {
+		return nil
+	}
+	hs := n.b.queryAll(n.h, expr)
+	out := make([]Node, len(hs))
+	for i, h := range hs {
+		out[i] = Node{h, n.b}
+	}
+	return out
+}
+
+// FindOne returns the first node under n that expr selects, or the zero Node.
+func (n Node) FindOne(expr string) Node {
+	if n.h == 0 {
+		return Node{}
+	}
+	return Node{n.b.query(n.h, expr), n.b}
+}
+
+// Text returns the text of n with white space collapsed; an attribute's value.
+func (n Node) Text() string {
+	if n.h == 0 {
+		return ""
+	}
+	s, _ := n.b.nodeString(n.h, nodeText, "")
+	return s
+}
+
+// TextOf returns the text of the first node expr selects under n, or "".
+func (n Node) TextOf(expr string) string { return n.FindOne(expr).Text() }
+
+// Attr returns the value of the attribute name, or "".
+func (n Node) Attr(name string) string {
+	v, _ := n.AttrOK(name)
+	return v
+}
+
+// AttrOK returns the value of the attribute name and whether n has it.
+func (n Node) AttrOK(name string) (string, bool) {
+	if n.h == 0 {
+		return "", false
+	}
+	return n.b.nodeString(n.h, nodeAttr, name)
+}
+
+// Name returns the tag name of an element, lower case.
+func (n Node) Name() string {
+	if n.h == 0 {
+		return ""
+	}
+	s, _ := n.b.nodeString(n.h, nodeName, "")
+	return s
+}
+
+// HTML renders n with its children as HTML.
+func (n Node) HTML() string {
+	if n.h == 0 {
+		return ""
+	}
+	s, _ := n.b.nodeString(n.h, nodeOuterHTML, "")
+	return s
+}
+
+// InnerHTML renders the children of n as HTML.
+func (n Node) InnerHTML() string {
+	if n.h == 0 {
+		return ""
+	}
+	s, _ := n.b.nodeString(n.h, nodeInnerHTML, "")
+	return s
+}
+
+// Value is a JSON value of a document. The zero Value is missing: every query on it
+// yields nothing.
+type Value struct {
+	h uint32
+	b backend
+}
+
+// Exists reports whether v is present (null is present).
+func (v Value) Exists() bool { return v.h != 0 }
+
+// Get returns the value at path under v, in gjson path syntax: "variants.0.price",
+// "offers.price"; escape dots in keys with a backslash ("@graph" needs none).
+func (v Value) Get(path string) Value {
+	if v.h == 0 {
+		return Value{}
+	}
+	return Value{v.b.get(v.h, path), v.b}
+}
+
+// Kind returns the type of v.
+func (v Value) Kind() Kind {
+	if v.h == 0 {
+		return Missing
+	}
+	return v.b.kind(v.h)
+}
+
+// String returns a string's contents, a number's or literal's text, and the raw JSON of an
+// array or object; "" for missing and null.
+func (v Value) String() string {
+	if v.h == 0 {
+		return ""
+	}
+	return v.b.valueString(v.h, valueString)
+}
+
+// HTMLText returns the readable text of the HTML a string value holds (a description's
+// markup): tags dropped, entities decoded, white space collapsed. The host does the
+// parsing.
+func (v Value) HTMLText() string {
+	if v.h == 0 {
+		return ""
+	}
+	return v.b.valueString(v.h, valueHTMLText)
+}
+
+// Raw returns v's JSON text.
+func (v Value) Raw() string {
+	if v.h == 0 {
+		return ""
+	}
+	return v.b.valueString(v.h, valueRaw)
+}
+
+// Float returns v as a number: a JSON number or a string holding a plain decimal
+// ("19.90"). ok is false otherwise.
+func (v Value) Float() (f float64, ok bool) {
+	if v.h == 0 {
+		return 0, false
+	}
+	f = v.b.float(v.h)
+	return f, !math.IsNaN(f)
+}
+
+// Bool returns true for JSON true and the string "true".
+func (v Value) Bool() bool {
+	switch v.Kind() {
+	case True:
+		return true
+	case String:
+		return v.String() == "true"
+	}
+	return false
+}
+
+// Array returns the elements of an array, or the values of an object in order; nil
+// otherwise.
+func (v Value) Array() []Value {
+	if v.h == 0 {
+		return nil
+	}
+	hs := v.b.elems(v.h)
+	out := make([]Value, len(hs))
+	for i, h := range hs {
+		out[i] = Value{h, v.b}
+	}
+	return out
+}
+
+// List returns the elements of an array, and v itself when it is a single value: JSON-LD
+// writes a one-element list either way ("image": "a.jpg" or "image": ["a.jpg"]).
+func (v Value) List() []Value {
+	switch v.Kind() {
+	case Missing, Null:
+		return nil
+	case Array:
+		return v.Array()
+	}
+	return []Value{v}
+}
+
+// Keys returns the keys of an object in order; nil otherwise.
+func (v Value) Keys() []string {
+	if v.Kind() != Object {
+		return nil
+	}
+	return v.b.keys(v.h)
+}

@@ -1,0 +1,184 @@
+// Package sdk is what an adapter author imports to write a Stockroom store-platform
+// adapter in Go. It hides the WebAssembly ABI (adapters/ABI.md): buffers, handles and the
+// JSON exchanged with the host.
+//
+// An adapter is a value that implements Adapter plus any of Detector, Discoverer, Lister
+// and Extractor; the operations it implements are its capabilities. A guest program
+// registers it in init and builds as a WASI reactor:
+//
+//	package main
+//
+//	import "github.com/stockroom/stockroom/adapters/sdk"
+//
+//	type shop struct{}
+//
+//	func (shop) Info() sdk.Info { return sdk.Info{Name: "shop", Version: "1.0.0"} }
+//
+//	func (shop) Extract(c *sdk.Call) (*sdk.Product, error) {
+//		title := c.Page().HTML().TextOf("//h1")
+//		if title == "" {
+//			return nil, sdk.NonProduct("no title")
+//		}
+//		return &sdk.Product{Title: &title}, nil
+//	}
+//
+//	func init() { sdk.Serve(shop{}) }
+//
+//	func main() {}
+//
+//	// GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o shop.wasm .
+//
+// The same source built natively (any GOOS but wasip1) runs through Native, calling the
+// host's document library directly: that is how adapters are debugged and benchmarked.
+//
+// Adapters are pure. They get documents, never fetch: to read another URL, Call.Need
+// records it and the host calls the adapter again with the document added.
+package sdk
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stockroom/stockroom/core/product"
+)
+
+// ABIMajor and ABIMinor are the ABI version this SDK speaks. The host refuses a guest
+// whose major it does not know; minors only add.
+const (
+	ABIMajor = 1
+	ABIMinor = 0
+)
+
+// Product and its parts are the host's product type: what Extract returns.
+type (
+	Product    = product.Product
+	Price      = product.Price
+	Image      = product.Image
+	Option     = product.Option
+	Variant    = product.Variant
+	Breadcrumb = product.Breadcrumb
+)
+
+// Info describes an adapter. Capabilities are filled by the SDK from the interfaces the
+// adapter implements.
+type Info struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Platforms the adapter targets; leave empty for a generic adapter that applies to any
+	// page (it then runs after the platform adapters and fills their gaps).
+	Platforms    []string `json:"platforms,omitempty"`
+	URLPatterns  []string `json:"url_patterns,omitempty"`
+	Capabilities []string `json:"capabilities"`
+}
+
+// Adapter is implemented by every adapter.
+type Adapter interface {
+	Info() Info
+}
+
+// Detector tells from a site's home page (Call.Page) and its headers whether the site runs
+// the adapter's platform. Returning nil means "not mine".
+type Detector interface {
+	Detect(c *Call) (*Detection, error)
+}
+
+// Discoverer lists a site's collections; Call.URL is the home page.
+type Discoverer interface {
+	Discover(c *Call) ([]Collection, error)
+}
+
+// Lister lists one page of the products of the collection at Call.URL, starting at
+// Call.Cursor ("" for the first page).
+type Lister interface {
+	List(c *Call) (Page, error)
+}
+
+// Extractor extracts the product of the page at Call.URL (Call.Page). When the page holds
+// no product it returns an error made by NonProduct, Blocked or Fail.
+type Extractor interface {
+	Extract(c *Call) (*Product, error)
+}
+
+// Detection is a verdict on whether a site runs a platform.
+type Detection struct {
+	Platform string `json:"platform"`
+	// Confidence is in [0, 1]; the host uses detections from 0.5.
+	Confidence float64  `json:"confidence"`
+	Evidence   []string `json:"evidence,omitempty"`
+}
+
+// Collection is a group of products a store lists together.
+type Collection struct {
+	URL           string `json:"url"`
+	Handle        string `json:"handle,omitempty"`
+	Title         string `json:"title,omitempty"`
+	ProductsCount *int   `json:"products_count,omitempty"`
+}
+
+// Listing is a product as a collection shows it.
+type Listing struct {
+	URL    string  `json:"url"`
+	ID     string  `json:"id,omitempty"`
+	Title  string  `json:"title,omitempty"`
+	Price  *Price  `json:"price,omitempty"`
+	Images []Image `json:"images,omitempty"`
+}
+
+// Page is one page of a collection's products; Next is the cursor of the following page,
+// empty on the last.
+type Page struct {
+	Listings []Listing
+	Next     string
+}
+
+// Outcome values, as the service reports them per URL.
+const (
+	OutcomeNonProductURL = "non_product_url"
+	OutcomeBlocked       = "automated_access_not_permitted"
+	OutcomeOther         = "other"
+)
+
+// OutcomeError is an extraction that ended without a product for a known reason.
+type OutcomeError struct {
+	Outcome string
+	Message string
+}
+
+func (e *OutcomeError) Error() string { return e.Outcome + ": " + e.Message }
+
+// NonProduct reports that the page is not a product page (a category, a search, a 404).
+func NonProduct(format string, args ...any) error {
+	return &OutcomeError{OutcomeNonProductURL, fmt.Sprintf(format, args...)}
+}
+
+// Blocked reports that a bot wall answered instead of the store.
+func Blocked(format string, args ...any) error {
+	return &OutcomeError{OutcomeBlocked, fmt.Sprintf(format, args...)}
+}
+
+// Fail reports an unexpected page state; the URL may succeed later.
+func Fail(format string, args ...any) error {
+	return &OutcomeError{OutcomeOther, fmt.Sprintf(format, args...)}
+}
+
+// ErrPending is returned by an operation that asked for documents with Call.Need and
+// cannot answer before it has them. The host fetches them and calls again.
+var ErrPending = errors.New("sdk: waiting for requested documents")
+
+// capabilities lists the operations a implements.
+func capabilities(a Adapter) []string {
+	var caps []string
+	if _, ok := a.(Detector); ok {
+		caps = append(caps, "detect")
+	}
+	if _, ok := a.(Discoverer); ok {
+		caps = append(caps, "discover")
+	}
+	if _, ok := a.(Lister); ok {
+		caps = append(caps, "list")
+	}
+	if _, ok := a.(Extractor); ok {
+		caps = append(caps, "extract")
+	}
+	return caps
+}

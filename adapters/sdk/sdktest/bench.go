@@ -1,0 +1,89 @@
+package sdktest
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/plugins/wasm"
+)
+
+// BenchmarkCorpus is the product-extraction-benchmark corpus (see its README); benchmarks
+// skip without it.
+const BenchmarkCorpus = "/work/shared/corpus/product-extraction-benchmark"
+
+// Page is a saved page of the benchmark corpus.
+type Page struct {
+	ID, URL string
+	Body    []byte
+}
+
+// CorpusPages reads the benchmark corpus, skipping tb when it is absent.
+func CorpusPages(tb testing.TB) []Page {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join(BenchmarkCorpus, "ground-truth.json"))
+	if err != nil {
+		tb.Skipf("benchmark corpus absent: %v", err)
+	}
+	var truth map[string]struct {
+		URL string `json:"url"`
+	}
+	if err := json.Unmarshal(raw, &truth); err != nil {
+		tb.Fatal(err)
+	}
+	var pages []Page
+	for id, t := range truth {
+		f, err := os.Open(filepath.Join(BenchmarkCorpus, "html", id+".html.gz"))
+		if err != nil {
+			continue
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			tb.Fatal(err)
+		}
+		body, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pages = append(pages, Page{ID: id, URL: t.URL, Body: body})
+	}
+	if len(pages) == 0 {
+		tb.Skip("benchmark corpus has no pages")
+	}
+	return pages
+}
+
+// BenchmarkPages measures CPU per corpus page of one adapter through the WebAssembly guest
+// built from guestDir (deadlines on, as in production) and natively, as sub-benchmarks
+// "wasm" and "native". Every iteration hands the adapter a fresh Document, so the host's
+// HTML parse is counted on both paths.
+func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
+	pages := CorpusPages(b)
+	for _, bc := range []struct {
+		name string
+		mod  func() adapter.Module
+	}{
+		{"native", func() adapter.Module { return native }},
+		{"wasm", func() adapter.Module { return Load(b, guestDir, wasm.Config{}) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			set := &adapter.Set{Source: Modules{bc.mod()}, Fetcher: Pages{}}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p := pages[i%len(pages)]
+				doc := &adapter.Document{URL: p.URL, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: p.Body}
+				if _, err := set.Extract(context.Background(), p.URL, doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,203 @@
+// Package shopify is the built-in adapter for Shopify stores. It reads the storefront
+// JSON every Shopify store serves (/products/{handle}.json, /collections.json,
+// /collections/{handle}/products.json) and takes from the product page only what that JSON
+// lacks: the currency and the canonical URL.
+//
+// The package is the adapter; ./guest wraps it as a WebAssembly module. Tests and
+// benchmarks also run it natively through sdk.Native.
+package shopify
+
+import (
+	"bytes"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// Adapter is the Shopify adapter.
+type Adapter struct{}
+
+// Version is the adapter's version; its manifest repeats it.
+const Version = "1.0.0"
+
+func (Adapter) Info() sdk.Info {
+	return sdk.Info{
+		Name:        "shopify",
+		Version:     Version,
+		Platforms:   []string{"shopify"},
+		URLPatterns: []string{"/products/*", "/collections/*/products/*"},
+	}
+}
+
+// Detect weighs the signs a Shopify storefront leaves: response headers (decisive) and
+// markers in the home page's HTML.
+func (Adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
+	page := c.Page()
+	if page == nil {
+		return nil, nil
+	}
+	var evidence []string
+	strong := false
+	for _, h := range []string{"x-shopify-stage", "x-shopid", "x-shopify-request-id"} {
+		if page.Header(h) != "" {
+			evidence = append(evidence, "header "+h)
+			strong = true
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(page.Header("powered-by")), "shopify") {
+		evidence = append(evidence, "header powered-by: Shopify")
+		strong = true
+	}
+	body := page.Body()
+	for _, marker := range []string{"cdn.shopify.com", "/cdn/shop/", "window.Shopify", "Shopify.theme", "myshopify.com"} {
+		if bytes.Contains(body, []byte(marker)) {
+			evidence = append(evidence, "html "+marker)
+		}
+	}
+	var confidence float64
+	switch {
+	case strong:
+		confidence = 0.95
+	case len(evidence) >= 2:
+		confidence = 0.9
+	case len(evidence) == 1:
+		confidence = 0.6
+	default:
+		return nil, nil
+	}
+	return &sdk.Detection{Platform: "shopify", Confidence: confidence, Evidence: evidence}, nil
+}
+
+// origin returns scheme://host of rawURL.
+func origin(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// Discover lists collections from /collections.json and from the sitemap's collection
+// sitemaps, merged and in that order.
+func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
+	base := origin(c.URL())
+	if base == "" {
+		return nil, sdk.Fail("bad site URL %q", c.URL())
+	}
+	cj := c.Need(base + "/collections.json?limit=250")
+	sm := c.Need(base + "/sitemap.xml")
+	if cj == nil || sm == nil {
+		return nil, sdk.ErrPending
+	}
+	var out []sdk.Collection
+	seen := map[string]bool{}
+	add := func(col sdk.Collection) {
+		if col.Handle == "" || seen[col.Handle] {
+			return
+		}
+		seen[col.Handle] = true
+		out = append(out, col)
+	}
+	if cj.OK() {
+		for _, col := range cj.JSON().Get("collections").Array() {
+			h := col.Get("handle").String()
+			entry := sdk.Collection{URL: base + "/collections/" + h, Handle: h, Title: col.Get("title").String()}
+			if n, ok := col.Get("products_count").Float(); ok {
+				count := int(n)
+				entry.ProductsCount = &count
+			}
+			add(entry)
+		}
+	}
+	if sm.OK() {
+		pending := false
+		for _, loc := range sm.HTML().Find("//sitemap/loc") {
+			u := strings.TrimSpace(loc.Text())
+			if !strings.Contains(u, "sitemap_collections") {
+				continue
+			}
+			d := c.Need(u)
+			if d == nil {
+				pending = true
+				continue
+			}
+			for _, l := range d.HTML().Find("//url/loc") {
+				u := strings.TrimSpace(l.Text())
+				if h := handleAfter(u, "/collections/"); h != "" {
+					add(sdk.Collection{URL: base + "/collections/" + h, Handle: h})
+				}
+			}
+		}
+		if pending {
+			return nil, sdk.ErrPending
+		}
+	}
+	return out, nil
+}
+
+// handleAfter returns the path segment after marker in rawURL ("/products/"), or "".
+func handleAfter(rawURL, marker string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	i := strings.LastIndex(u.Path, marker)
+	if i < 0 {
+		return ""
+	}
+	h := u.Path[i+len(marker):]
+	if j := strings.IndexByte(h, '/'); j >= 0 {
+		h = h[:j]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(h, ".json"), ".js")
+}
+
+// PageSize is the products per page of /collections/{handle}/products.json, Shopify's
+// maximum.
+const PageSize = 250
+
+// List reads one page of /collections/{handle}/products.json; the cursor is the page
+// number.
+func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
+	base, handle := origin(c.URL()), handleAfter(c.URL(), "/collections/")
+	if base == "" || handle == "" {
+		return sdk.Page{}, sdk.Fail("not a collection URL: %q", c.URL())
+	}
+	page := 1
+	if c.Cursor() != "" {
+		n, err := strconv.Atoi(c.Cursor())
+		if err != nil || n < 1 {
+			return sdk.Page{}, sdk.Fail("bad cursor %q", c.Cursor())
+		}
+		page = n
+	}
+	d := c.Need(base + "/collections/" + handle + "/products.json?limit=" + strconv.Itoa(PageSize) + "&page=" + strconv.Itoa(page))
+	if d == nil {
+		return sdk.Page{}, sdk.ErrPending
+	}
+	if !d.OK() {
+		return sdk.Page{}, sdk.Fail("collection %s page %d: status %d %s", handle, page, d.Status, d.Err)
+	}
+	products := d.JSON().Get("products").Array()
+	out := sdk.Page{Listings: make([]sdk.Listing, 0, len(products))}
+	for _, p := range products {
+		l := sdk.Listing{
+			URL:   base + "/products/" + p.Get("handle").String(),
+			ID:    p.Get("id").String(),
+			Title: p.Get("title").String(),
+		}
+		if vs := p.Get("variants").Array(); len(vs) > 0 {
+			l.Price = price(vs[0], "")
+		}
+		if imgs := p.Get("images").Array(); len(imgs) > 0 {
+			l.Images = []sdk.Image{image(imgs[0])}
+		}
+		out.Listings = append(out.Listings, l)
+	}
+	if len(products) == PageSize {
+		out.Next = strconv.Itoa(page + 1)
+	}
+	return out, nil
+}

@@ -1,0 +1,250 @@
+package wasm
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/stockroom/stockroom/plugins/document"
+)
+
+// callState is what the host functions of one running call work on. It belongs to one
+// instance and is reused from call to call.
+type callState struct {
+	session   *document.Session
+	output    []byte
+	outErr    error
+	maxOutput int
+	// pending holds a result that did not fit the guest's buffer, or an error message.
+	pending []byte
+	handles []document.Node
+	values  []document.Value
+	buf     []byte
+}
+
+type stateKey struct{}
+
+func stateOf(ctx context.Context) *callState {
+	st, _ := ctx.Value(stateKey{}).(*callState)
+	if st == nil {
+		// Only reachable if a guest calls a host function from _initialize, before any
+		// call: there is nothing to answer with.
+		panic("stockroom host function called outside stockroom_call")
+	}
+	return st
+}
+
+// ABI results (ABI.md).
+const (
+	resAbsent = -1
+	resFailed = -2
+)
+
+func read(m api.Module, p, n uint64) []byte {
+	b, ok := m.Memory().Read(uint32(p), uint32(n))
+	if !ok {
+		panic(fmt.Errorf("guest pointer out of range: %d+%d", p, n))
+	}
+	return b
+}
+
+// result hands b to the guest: written at out when it fits, kept as pending otherwise. The
+// guest gets the full length either way.
+func (st *callState) result(m api.Module, out, capacity uint64, b []byte) uint64 {
+	if uint64(len(b)) <= capacity {
+		if len(b) > 0 && !m.Memory().Write(uint32(out), b) {
+			panic(fmt.Errorf("guest pointer out of range: %d+%d", out, len(b)))
+		}
+	} else {
+		st.pending = append(st.pending[:0], b...)
+	}
+	return i32(int32(len(b)))
+}
+
+func (st *callState) resultString(m api.Module, out, capacity uint64, s string) uint64 {
+	if uint64(len(s)) <= capacity {
+		if len(s) > 0 && !m.Memory().WriteString(uint32(out), s) {
+			panic(fmt.Errorf("guest pointer out of range: %d+%d", out, len(s)))
+		}
+	} else {
+		st.pending = append(st.pending[:0], s...)
+	}
+	return i32(int32(len(s)))
+}
+
+func (st *callState) fail(err error) uint64 {
+	st.pending = append(st.pending[:0], err.Error()...)
+	return i32(resFailed)
+}
+
+func i32(v int32) uint64 { return uint64(uint32(v)) }
+
+func handle[H ~uint32](st *callState, h H, err error) uint64 {
+	if err != nil {
+		return st.fail(err)
+	}
+	return uint64(h)
+}
+
+// hostModule defines the "stockroom" import module of ABI v1. Every function is a
+// GoModuleFunc over the raw stack: no reflection, no allocation on the common path.
+func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
+	b := rt.NewHostModuleBuilder("stockroom")
+	I32, F64 := api.ValueTypeI32, api.ValueTypeF64
+	def := func(name string, params, results []api.ValueType, f func(ctx context.Context, m api.Module, st *callState, s []uint64)) {
+		b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, s []uint64) {
+			f(ctx, m, stateOf(ctx), s)
+		}), params, results).Export(name)
+	}
+	p := func(ts ...api.ValueType) []api.ValueType { return ts }
+
+	def("output", p(I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		if int(uint32(s[1])) > st.maxOutput {
+			st.outErr = fmt.Errorf("output of %d bytes exceeds the %d-byte cap", uint32(s[1]), st.maxOutput)
+			s[0] = i32(-1)
+			return
+		}
+		st.output = append(st.output[:0], read(m, s[0], s[1])...)
+		s[0] = 0
+	})
+	def("pending", p(I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		n := len(st.pending)
+		if uint64(n) <= uint64(uint32(s[1])) && n > 0 {
+			m.Memory().Write(uint32(s[0]), st.pending)
+		}
+		s[0] = i32(int32(n))
+	})
+	def("doc_body", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		d := st.session.Doc(int(uint32(s[0])))
+		if d == nil {
+			s[0] = i32(resAbsent)
+			return
+		}
+		// The body is never kept as pending: the guest asks for its length first and
+		// passes a buffer of exactly that size, so it crosses once.
+		if uint64(len(d.Body)) <= uint64(uint32(s[2])) && len(d.Body) > 0 {
+			m.Memory().Write(uint32(s[1]), d.Body)
+		}
+		s[0] = i32(int32(len(d.Body)))
+	})
+	def("doc_parse", p(I32, I32), p(I32), func(_ context.Context, _ api.Module, st *callState, s []uint64) {
+		doc := int(uint32(s[0]))
+		switch uint32(s[1]) {
+		case 0:
+			h, err := st.session.HTML(doc)
+			s[0] = handle(st, h, err)
+		case 1:
+			h, err := st.session.JSON(doc)
+			s[0] = handle(st, h, err)
+		case 2:
+			h, err := st.session.JSONLD(doc)
+			s[0] = handle(st, h, err)
+		default:
+			s[0] = st.fail(fmt.Errorf("doc_parse: unknown kind %d", uint32(s[1])))
+		}
+	})
+	def("query_one", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		h, err := st.session.Query(document.Node(uint32(s[0])), string(read(m, s[1], s[2])))
+		s[0] = handle(st, h, err)
+	})
+	def("query_all", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		hs, err := st.session.QueryAll(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), st.handles[:0])
+		st.handles = hs
+		if err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.buf = st.buf[:0]
+		for _, h := range hs {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
+		}
+		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
+	})
+	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		n := document.Node(uint32(s[0]))
+		var v string
+		switch uint32(s[1]) {
+		case 0:
+			v = st.session.Text(n)
+		case 1:
+			var ok bool
+			if v, ok = st.session.Attr(n, string(read(m, s[2], s[3]))); !ok {
+				s[0] = i32(resAbsent)
+				return
+			}
+		case 2:
+			v = st.session.Name(n)
+		case 3:
+			v = st.session.OuterHTML(n)
+		case 4:
+			v = st.session.InnerHTML(n)
+		default:
+			s[0] = st.fail(fmt.Errorf("node_string: unknown kind %d", uint32(s[1])))
+			return
+		}
+		s[0] = st.resultString(m, s[4], uint64(uint32(s[5])), v)
+	})
+	def("value_get", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		h, err := st.session.Get(document.Value(uint32(s[0])), string(read(m, s[1], s[2])))
+		s[0] = handle(st, h, err)
+	})
+	def("value_kind", p(I32), p(I32), func(_ context.Context, _ api.Module, st *callState, s []uint64) {
+		s[0] = uint64(st.session.Kind(document.Value(uint32(s[0]))))
+	})
+	def("value_string", p(I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		v := document.Value(uint32(s[0]))
+		var str string
+		switch uint32(s[1]) {
+		case 0:
+			str = st.session.String(v)
+		case 1:
+			str = st.session.Raw(v)
+		case 2:
+			str = st.session.HTMLText(v)
+		default:
+			s[0] = st.fail(fmt.Errorf("value_string: unknown kind %d", uint32(s[1])))
+			return
+		}
+		s[0] = st.resultString(m, s[2], uint64(uint32(s[3])), str)
+	})
+	def("value_float", p(I32), p(F64), func(_ context.Context, _ api.Module, st *callState, s []uint64) {
+		f, ok := st.session.Float(document.Value(uint32(s[0])))
+		if !ok {
+			f = math.NaN()
+		}
+		s[0] = api.EncodeF64(f)
+	})
+	def("value_elems", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		vs, err := st.session.Elems(document.Value(uint32(s[0])), st.values[:0], nil)
+		st.values = vs
+		if err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.buf = st.buf[:0]
+		for _, h := range vs {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
+		}
+		s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
+	})
+	def("value_keys", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		var keys []string
+		vs, err := st.session.Elems(document.Value(uint32(s[0])), st.values[:0], &keys)
+		st.values = vs
+		if err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.buf = st.buf[:0]
+		for _, k := range keys {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(k)))
+			st.buf = append(st.buf, k...)
+		}
+		s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
+	})
+	return b
+}

@@ -1,0 +1,298 @@
+package wasm
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// interruptExport names the global the host adds to every guest so a deadline can stop a
+// running call; see RATIONALE.md, "Stopping a runaway guest".
+const interruptExport = "stockroom_host_interrupt"
+
+// errUninstrumentable means the module uses instructions the rewriter does not know; it
+// then runs under wazero's own (slower) interruption.
+var errUninstrumentable = errors.New("module cannot be instrumented")
+
+// instrument returns a copy of the module bin with an exported mutable i32 global,
+// interruptExport, and at the head of every loop a check that traps when the global is not
+// zero. Setting the global from another goroutine stops the guest at its next loop
+// iteration, at the cost of one load and one branch per iteration: an order of magnitude
+// cheaper than wazero's context checks, which call out of the guest at every loop header.
+func instrument(bin []byte) ([]byte, error) {
+	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
+		return nil, errors.New("not a WebAssembly module")
+	}
+	type section struct {
+		id   byte
+		body []byte
+	}
+	var sections []section
+	r := reader{b: bin, pos: 8}
+	for r.pos < len(r.b) {
+		id := r.byte()
+		size := r.u32()
+		body := r.bytes(int(size))
+		if r.err != nil {
+			return nil, r.err
+		}
+		sections = append(sections, section{id, body})
+	}
+
+	importedGlobals, definedGlobals := uint32(0), uint32(0)
+	hasGlobal, hasExport := false, false
+	for _, s := range sections {
+		switch s.id {
+		case 2:
+			n, err := countImportedGlobals(s.body)
+			if err != nil {
+				return nil, err
+			}
+			importedGlobals = n
+		case 6:
+			hasGlobal = true
+			definedGlobals = (&reader{b: s.body}).u32()
+		case 7:
+			hasExport = true
+		case 13:
+			return nil, fmt.Errorf("%w: exception tags", errUninstrumentable)
+		}
+	}
+	if !hasExport {
+		return nil, fmt.Errorf("%w: no export section", errUninstrumentable)
+	}
+	global := importedGlobals + definedGlobals
+	// The check: global.get $interrupt; if; unreachable; end.
+	check := append(append([]byte{0x23}, uleb(global)...), 0x04, 0x40, 0x00, 0x0b)
+	newGlobal := []byte{0x7f, 0x01, 0x41, 0x00, 0x0b} // mutable i32 = 0
+
+	out := append([]byte(nil), bin[:8]...)
+	emit := func(id byte, body []byte) {
+		out = append(out, id)
+		out = append(out, uleb(uint32(len(body)))...)
+		out = append(out, body...)
+	}
+	for _, s := range sections {
+		switch s.id {
+		case 6:
+			r := reader{b: s.body}
+			n := r.u32()
+			emit(6, append(append(uleb(n+1), s.body[r.pos:]...), newGlobal...))
+		case 7:
+			if !hasGlobal {
+				emit(6, append(uleb(1), newGlobal...))
+			}
+			r := reader{b: s.body}
+			n := r.u32()
+			body := append(uleb(n+1), s.body[r.pos:]...)
+			body = append(body, byte(len(interruptExport)))
+			body = append(body, interruptExport...)
+			body = append(body, 0x03)
+			emit(7, append(body, uleb(global)...))
+		case 10:
+			body, err := instrumentCode(s.body, check)
+			if err != nil {
+				return nil, err
+			}
+			emit(10, body)
+		default:
+			emit(s.id, s.body)
+		}
+	}
+	return out, nil
+}
+
+func countImportedGlobals(body []byte) (uint32, error) {
+	r := reader{b: body}
+	n := r.u32()
+	var globals uint32
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		r.bytes(int(r.u32())) // module
+		r.bytes(int(r.u32())) // name
+		switch kind := r.byte(); kind {
+		case 0x00: // function
+			r.u32()
+		case 0x01: // table
+			r.byte()
+			r.limits()
+		case 0x02: // memory
+			r.limits()
+		case 0x03: // global
+			r.byte()
+			r.byte()
+			globals++
+		default:
+			return 0, fmt.Errorf("%w: import kind %#x", errUninstrumentable, kind)
+		}
+	}
+	return globals, r.err
+}
+
+func instrumentCode(body []byte, check []byte) ([]byte, error) {
+	r := reader{b: body}
+	n := r.u32()
+	out := uleb(n)
+	var fn []byte
+	for i := uint32(0); i < n; i++ {
+		size := r.u32()
+		code := r.bytes(int(size))
+		if r.err != nil {
+			return nil, r.err
+		}
+		var err error
+		if fn, err = instrumentFunction(fn[:0], code, check); err != nil {
+			return nil, fmt.Errorf("function %d: %w", i, err)
+		}
+		out = append(out, uleb(uint32(len(fn)))...)
+		out = append(out, fn...)
+	}
+	return out, nil
+}
+
+// instrumentFunction copies one function body, adding check after every loop header. It
+// decodes every instruction, because immediates can hold any byte value.
+func instrumentFunction(out, code, check []byte) ([]byte, error) {
+	r := reader{b: code}
+	groups := r.u32()
+	for i := uint32(0); i < groups; i++ {
+		r.u32()
+		r.byte()
+	}
+	out = append(out, code[:r.pos]...)
+	for r.pos < len(r.b) && r.err == nil {
+		start := r.pos
+		op := r.byte()
+		switch {
+		case op == 0x03: // loop
+			r.blockType()
+			out = append(out, code[start:r.pos]...)
+			out = append(out, check...)
+			continue
+		case op == 0x02 || op == 0x04: // block, if
+			r.blockType()
+		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1:
+		case op == 0x0c || op == 0x0d || op == 0x10 || op == 0x12 || (op >= 0x20 && op <= 0x26) || op == 0xd2:
+			r.u32()
+		case op == 0x0e: // br_table
+			for n := r.u32() + 1; n > 0 && r.err == nil; n-- {
+				r.u32()
+			}
+		case op == 0x11 || op == 0x13: // call_indirect, return_call_indirect
+			r.u32()
+			r.u32()
+		case op == 0x1c: // select t*
+			for n := r.u32(); n > 0 && r.err == nil; n-- {
+				r.byte()
+			}
+		case op >= 0x28 && op <= 0x3e: // loads and stores: memarg
+			r.u32()
+			r.u32()
+		case op == 0x3f || op == 0x40 || op == 0xd0: // memory.size, memory.grow, ref.null
+			r.byte()
+		case op == 0x41 || op == 0x42:
+			r.u32() // LEB of any width: skipped the same way
+		case op == 0x43:
+			r.bytes(4)
+		case op == 0x44:
+			r.bytes(8)
+		case op >= 0x45 && op <= 0xc4:
+		case op == 0xfc:
+			switch sub := r.u32(); {
+			case sub <= 7:
+			case sub == 8:
+				r.u32()
+				r.byte()
+			case sub == 9 || sub == 13 || sub == 15 || sub == 16 || sub == 17:
+				r.u32()
+			case sub == 10:
+				r.byte()
+				r.byte()
+			case sub == 11:
+				r.byte()
+			case sub == 12 || sub == 14:
+				r.u32()
+				r.u32()
+			default:
+				return nil, fmt.Errorf("%w: opcode 0xfc %d", errUninstrumentable, sub)
+			}
+		default:
+			return nil, fmt.Errorf("%w: opcode %#x", errUninstrumentable, op)
+		}
+		out = append(out, code[start:r.pos]...)
+	}
+	return out, r.err
+}
+
+// reader decodes the WebAssembly binary format; the first error sticks.
+type reader struct {
+	b   []byte
+	pos int
+	err error
+}
+
+var errTruncated = errors.New("truncated WebAssembly module")
+
+func (r *reader) byte() byte {
+	if r.err != nil || r.pos >= len(r.b) {
+		r.err = errTruncated
+		return 0
+	}
+	c := r.b[r.pos]
+	r.pos++
+	return c
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || r.pos+n > len(r.b) {
+		r.err = errTruncated
+		return nil
+	}
+	b := r.b[r.pos : r.pos+n]
+	r.pos += n
+	return b
+}
+
+// u32 reads an unsigned LEB128; it also skips signed ones of any width.
+func (r *reader) u32() uint32 {
+	var v uint32
+	for shift := 0; ; shift += 7 {
+		c := r.byte()
+		if r.err != nil {
+			return 0
+		}
+		if shift < 32 {
+			v |= uint32(c&0x7f) << shift
+		}
+		if c&0x80 == 0 {
+			return v
+		}
+		if shift > 63 {
+			r.err = errors.New("LEB128 too long")
+			return 0
+		}
+	}
+}
+
+func (r *reader) limits() {
+	flags := r.byte()
+	r.u32()
+	if flags&1 != 0 {
+		r.u32()
+	}
+}
+
+func (r *reader) blockType() {
+	if r.pos >= len(r.b) {
+		r.err = errTruncated
+		return
+	}
+	switch c := r.b[r.pos]; c {
+	case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+		r.pos++
+	default:
+		r.u32() // s33 type index
+	}
+}
+
+func uleb(v uint32) []byte { return binary.AppendUvarint(nil, uint64(v)) }

@@ -1,0 +1,74 @@
+// The conformance guest: one adapter whose Extract misbehaves as the URL's path says, so
+// one build serves every ABI conformance test.
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+type guest struct{}
+
+func (guest) Info() sdk.Info {
+	return sdk.Info{Name: "conformance", Version: "0.0.1", Platforms: []string{"test"}}
+}
+
+var sink [][]byte
+
+func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
+	switch path := c.URL()[strings.LastIndex(c.URL(), "/")+1:]; path {
+	case "spin":
+		for {
+		}
+	case "bomb":
+		for {
+			sink = append(sink, make([]byte, 1<<20))
+		}
+	case "panic":
+		panic("adapter bug")
+	case "exit":
+		os.Exit(3)
+	case "big":
+		s := strings.Repeat("x", 8<<20)
+		return &sdk.Product{Title: &s}, nil
+	case "badxpath":
+		c.Page().HTML().Find("//a[")
+	case "need":
+		d := c.Need("https://shop.test/extra.json")
+		if d == nil {
+			return nil, sdk.ErrPending
+		}
+		t := d.JSON().Get("title").String()
+		return &sdk.Product{Title: &t}, nil
+	case "hostcalls":
+		// 10000 host calls that do nothing: the cost of crossing into the host.
+		v := c.Page().JSON()
+		for i := 0; i < 10000; i++ {
+			v.Kind()
+		}
+		return nil, sdk.NonProduct("done")
+	case "guestloop":
+		// Pure guest compute: a byte loop of 10 million iterations.
+		n := 0
+		for i := 0; i < 10_000_000; i++ {
+			n += i & 3
+		}
+		t := string(rune('a' + n%26))
+		return &sdk.Product{Title: &t}, nil
+	case "missing":
+		return nil, sdk.NonProduct("nothing here")
+	}
+	root := c.Page().HTML()
+	title := root.TextOf("//h1")
+	body := string(c.Page().Body())
+	n := len(root.Find("//li"))
+	price, _ := c.Page().JSONLD().Get("0.offers.price").Float()
+	sku := c.Page().Header("X-Sku") + strings.Repeat("!", n) + body[:0]
+	return &sdk.Product{Title: &title, SKU: &sku, Price: &sdk.Price{Current: price}}, nil
+}
+
+func init() { sdk.Serve(guest{}) }
+
+func main() {}
