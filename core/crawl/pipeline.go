@@ -143,7 +143,7 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapt
 	if err != nil {
 		return nil, Method{}, err
 	}
-	if home.Status == 0 {
+	if home.Err != "" {
 		return nil, Method{}, fmt.Errorf("fetch %s: %s", startURL, home.Err)
 	}
 	if home.Status >= 400 {

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
+)
+
+func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
+	s := newStack(t, demostore.Options{Kind: demostore.Shopify, Products: 600})
+	shop := s.fleet.Get(demostore.Shopify)
+	id := s.startCrawl(shop.BaseURL)
+	if !strings.HasPrefix(id, "crawl-"+hostOf(shop.BaseURL)+"-") {
+		t.Errorf("execution id %q is not crawl-{hostname}-{uuid}", id)
+	}
+	body := s.waitEnded("/v2/crawl/"+id, time.Minute)
+	if body["status"] != "completed" || body["error"] != nil {
+		t.Fatalf("crawl did not complete: %v", body)
+	}
+	cat := shop.Catalog()
+	collections := cat.Collections()
+	if got := num(field(body, "meta", "result", "listings_total")); got != cat.Len() {
+		t.Errorf("listings_total %d, want %d", got, cat.Len())
+	}
+	if got := num(field(body, "meta", "result", "collections_total")); got != len(collections) {
+		t.Errorf("collections_total %d, want %d", got, len(collections))
+	}
+	for _, step := range field(body, "meta", "steps").([]any) {
+		if st := step.(map[string]any)["status"]; st != "completed" {
+			t.Errorf("step %v", step)
+		}
+	}
+	if field(body, "meta", "progress") != nil || field(body, "meta", "stop_date") == nil {
+		t.Errorf("completed crawl: progress %v stop_date %v", field(body, "meta", "progress"), field(body, "meta", "stop_date"))
+	}
+
+	// The browse endpoints serve what the crawl found, a listing in several collections
+	// linked to each.
+	vendor := hostOf(shop.BaseURL)
+	r := s.do("GET", "/v2/collections?page_size=100&vendor="+vendor, nil)
+	if got := num(field(r.body, "pagination", "total_items")); got != len(collections) {
+		t.Fatalf("collections: %d, want %d", got, len(collections))
+	}
+	r = s.do("GET", "/v2/listings?page_size=1&vendor="+vendor, nil)
+	if got := num(field(r.body, "pagination", "total_items")); got != cat.Len() {
+		t.Errorf("listings: %d, want %d", got, cat.Len())
+	}
+	for _, c := range collections {
+		q := url.Values{"vendor": {vendor}, "collection_url": {shop.URL("/collections/" + c.Handle)}, "page_size": {"1"}}
+		r := s.do("GET", "/v2/listings?"+q.Encode(), nil)
+		if got := num(field(r.body, "pagination", "total_items")); got != len(c.Products) {
+			t.Errorf("collection %s: %d listings, want %d", c.Handle, got, len(c.Products))
+		}
+	}
+
+	// v1 reads the same crawl in its own shape.
+	r = s.do("GET", "/v1/crawl/"+id, nil)
+	if len(r.body) != 2 || r.body["status"] != "completed" || num(r.body["total_listings_found"]) != cat.Len() {
+		t.Errorf("v1 status: %s", r.raw)
+	}
+	r = s.do("GET", "/v1/crawl?status=completed", nil)
+	if list, _ := r.body["executions"].([]any); len(list) != 1 {
+		t.Errorf("v1 list: %s", r.raw)
+	}
+	// A second crawl finds nothing new: same counts, no duplicates.
+	id2 := s.startCrawl(shop.BaseURL)
+	body = s.waitEnded("/v2/crawl/"+id2, time.Minute)
+	if num(field(body, "meta", "result", "listings_total")) != cat.Len() {
+		t.Errorf("recrawl: %v", field(body, "meta", "result"))
+	}
+	r = s.do("GET", "/v2/listings?page_size=1&vendor="+vendor, nil)
+	if got := num(field(r.body, "pagination", "total_items")); got != cat.Len() {
+		t.Errorf("after recrawl: %d listings, want %d", got, cat.Len())
+	}
+}
+
+func TestCrawlRules(t *testing.T) {
+	s := newStack(t,
+		demostore.Options{Kind: demostore.Shopify, Products: 2000, Faults: demostore.Faults{Latency: 200 * time.Millisecond}},
+		demostore.Options{Kind: demostore.Shopify, Products: 100, Faults: demostore.Faults{BotWall: "/"}},
+	)
+	slow, walled := s.fleet.Stores[0], s.fleet.Stores[1]
+
+	t.Run("a second start returns the running crawl", func(t *testing.T) {
+		id := s.startCrawl(slow.BaseURL)
+		again := s.startCrawl("HTTP://" + strings.TrimPrefix(slow.BaseURL, "http://") + "/")
+		if again != id {
+			t.Errorf("second start %s, want the running %s", again, id)
+		}
+		r := s.do("POST", "/v1/crawl", map[string]any{"url": slow.BaseURL})
+		if r.status != 200 || r.body["success"] != true || r.body["execution_id"] != id {
+			t.Errorf("v1 start: %d %s", r.status, r.raw)
+		}
+
+		// Cancel stops fetching within 2 s and is recorded as the decisions say.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			body := s.do("GET", "/v2/crawl/"+id, nil).body
+			if body["status"] != "running" && body["status"] != "pending" {
+				t.Fatalf("the crawl ended before it could be canceled: %v", body["status"])
+			}
+			if num(field(body, "meta", "progress", "listings_found")) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("crawl never made progress")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		r = s.do("DELETE", "/v2/crawl/"+id, nil)
+		if r.status != 200 || r.body["status"] != "canceled" || r.body["execution_id"] != id || r.body["stop_date"] == "" {
+			t.Fatalf("cancel: %d %s", r.status, r.raw)
+		}
+		time.Sleep(2 * time.Second)
+		before := slow.Stats().Requests
+		time.Sleep(time.Second)
+		if after := slow.Stats().Requests; after != before {
+			t.Errorf("the store still got %d requests more than 2 s after the cancel", after-before)
+		}
+		body := s.do("GET", "/v2/crawl/"+id, nil).body
+		if body["status"] != "failed" || body["error"] != "canceled" {
+			t.Errorf("after cancel: %v %v", body["status"], body["error"])
+		}
+		if r := s.do("DELETE", "/v2/crawl/"+id, nil); r.status != 409 || field(r.body, "error", "code") != "EXECUTION_NOT_RUNNING" {
+			t.Errorf("second cancel: %d %s", r.status, r.raw)
+		}
+	})
+
+	t.Run("a bot wall fails the crawl with a clear error", func(t *testing.T) {
+		id := s.startCrawl(walled.BaseURL)
+		body := s.waitEnded("/v2/crawl/"+id, time.Minute)
+		msg, _ := body["error"].(string)
+		if body["status"] != "failed" || !strings.Contains(strings.ToLower(msg), "automated access") {
+			t.Errorf("walled crawl: %v %q", body["status"], msg)
+		}
+		steps := field(body, "meta", "steps").([]any)
+		if steps[0].(map[string]any)["status"] != "failed" || steps[3].(map[string]any)["status"] != "pending" {
+			t.Errorf("steps of a crawl failed at the first: %v", steps)
+		}
+	})
+
+	t.Run("addresses outside the allowlist are refused, never fetched", func(t *testing.T) {
+		for _, target := range []string{"http://127.0.0.1:9", "http://[::1]:9", "http://169.254.169.254", "http://10.0.0.1", "http://0x7f.1"} {
+			id := s.startCrawl(target)
+			body := s.waitEnded("/v2/crawl/"+id, 30*time.Second)
+			if msg, _ := body["error"].(string); body["status"] != "failed" || msg == "" {
+				t.Errorf("%s: %v %q", target, body["status"], msg)
+			}
+		}
+	})
+
+	t.Run("another organization's crawl is not found", func(t *testing.T) {
+		id := s.startCrawl(walled.BaseURL)
+		ctx := t.Context()
+		if _, err := s.svc.access.EnsureOrganization(ctx, "other", 10, true); err != nil {
+			t.Fatal(err)
+		}
+		_, otherKey, err := s.svc.access.IssueKey(ctx, "other", "k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"GET", "DELETE"} {
+			if r := s.call(m, "/v2/crawl/"+id, nil, otherKey); r.status != 404 {
+				t.Errorf("%s by another organization: %d", m, r.status)
+			}
+		}
+		if r := s.call("GET", "/v1/crawl/"+id, nil, otherKey); r.status != 404 {
+			t.Errorf("v1 by another organization: %d", r.status)
+		}
+	})
+
+	t.Run("bad starts", func(t *testing.T) {
+		for _, c := range []struct {
+			body any
+			code string
+		}{
+			{map[string]any{}, "INVALID_REQUEST"},
+			{map[string]any{"url": 42}, "INVALID_REQUEST"},
+			{map[string]any{"url": "not a domain"}, "VALIDATION_ERROR"},
+			{map[string]any{"url": "ftp://shop.example"}, "VALIDATION_ERROR"},
+		} {
+			if r := s.do("POST", "/v2/crawl", c.body); r.status != 400 || field(r.body, "error", "code") != c.code {
+				t.Errorf("%v: %d %s", c.body, r.status, r.raw)
+			}
+		}
+		if r := s.do("GET", "/v2/crawl?status=done", nil); r.status != 400 {
+			t.Errorf("bad status filter: %d", r.status)
+		}
+	})
+
+	t.Run("auto top-up is required", func(t *testing.T) {
+		ctx := t.Context()
+		if _, err := s.svc.access.EnsureOrganization(ctx, "frugal", 10, false); err != nil {
+			t.Fatal(err)
+		}
+		_, key, _ := s.svc.access.IssueKey(ctx, "frugal", "k")
+		r := s.call("POST", "/v2/crawl", map[string]any{"url": walled.BaseURL}, key)
+		if r.status != 402 || field(r.body, "error", "code") != "AUTO_TOP_UP_REQUIRED" {
+			t.Errorf("%d %s", r.status, r.raw)
+		}
+	})
+}
+
+func TestCrawlIsPolite(t *testing.T) {
+	s := newStack(t,
+		demostore.Options{Kind: demostore.Shopify, Products: 200, Faults: demostore.Faults{RobotsDisallow: []string{"/collections/sale"}}},
+		demostore.Options{Kind: demostore.Shopify, Products: 200, Faults: demostore.Faults{RateLimit: demostore.RateLimit{Burst: 3, Every: 10, RetryAfter: time.Second}}},
+	)
+	robots, limited := s.fleet.Stores[0], s.fleet.Stores[1]
+
+	id := s.startCrawl(robots.BaseURL)
+	if body := s.waitEnded("/v2/crawl/"+id, time.Minute); body["status"] != "completed" {
+		t.Fatalf("crawl with robots rules: %v", body)
+	}
+	if d := robots.Stats().Disallowed; d != 0 {
+		t.Errorf("%d requests to paths robots.txt disallows", d)
+	}
+
+	id = s.startCrawl(limited.BaseURL)
+	body := s.waitEnded("/v2/crawl/"+id, 2*time.Minute)
+	if body["status"] != "completed" || num(field(body, "meta", "result", "listings_total")) != limited.Catalog().Len() {
+		t.Errorf("crawl through 429s: %v %v", body["status"], field(body, "meta", "result"))
+	}
+	if n := limited.Stats().ByStatus[429]; n == 0 {
+		t.Error("the store never answered 429: the test proves nothing")
+	}
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/configs"
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+// stack is the whole service, wired as `stockroom serve` wires it, over fresh databases,
+// with demo stores on loopback.
+type stack struct {
+	t     *testing.T
+	base  string
+	key   string
+	fleet *demostore.Fleet
+	svc   *services
+}
+
+// newStack starts the stores, then the service allowed to fetch them.
+func newStack(t *testing.T, stores ...demostore.Options) *stack {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	fleet, err := demostore.Launch(ctx, stores...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fleet.Stop)
+	var hosts []string
+	for _, st := range fleet.Stores {
+		hosts = append(hosts, strings.TrimPrefix(st.BaseURL, "http://"))
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	address := l.Addr().String()
+	l.Close()
+	cfg, err := configs.Load("", []string{
+		"DATABASE_URL=" + storagetest.NewPostgres(t),
+		"CLICKHOUSE_URL=" + storagetest.NewClickHouse(t),
+		"STOCKROOM_SERVER__ADDRESS=" + address,
+		"STOCKROOM_USAGE__SPOOL_DIR=" + filepath.Join(t.TempDir(), "spool"),
+		"STOCKROOM_ADAPTERS__CACHE_DIR=" + adapterCache(),
+		"STOCKROOM_FETCH__ALLOW=" + strings.Join(hosts, ","),
+		"STOCKROOM_FETCH__NO_DELAY_HOSTS=" + strings.Join(hosts, ","),
+		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
+		"STOCKROOM_EXTRACT__BACKOFF=100ms",
+		"STOCKROOM_LOG__LEVEL=warn",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	svc, err := openServices(ctx, cfg, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.access.EnsureOrganization(ctx, "acme", 1_000_000, true); err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := svc.access.IssueKey(ctx, "acme", "e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := svc.startEngine(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := svc.api(eng)
+	served := make(chan error, 1)
+	apiCtx, stopAPI := context.WithCancel(ctx)
+	go func() { served <- api.Listen(apiCtx, address, 5*time.Second) }()
+	t.Cleanup(func() {
+		stopAPI()
+		<-served
+		svc.stopEngine(eng)
+		svc.close()
+	})
+	if err := waitListening(ctx, address, served); err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, base: "http://" + address, key: key, fleet: fleet, svc: svc}
+}
+
+// adapterCache keeps compiled adapters across the tests of one run, so only the first
+// stack pays for compiling them.
+func adapterCache() string {
+	dir := filepath.Join(os.TempDir(), "stockroom-test-adapter-cache")
+	_ = os.MkdirAll(dir, 0o755)
+	return dir
+}
+
+type reply struct {
+	status int
+	body   map[string]any
+	raw    []byte
+}
+
+func (s *stack) call(method, path string, body any, key string) reply {
+	s.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.base+path, r)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("x-api-key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := reply{status: resp.StatusCode, raw: raw}
+	_ = json.Unmarshal(raw, &out.body)
+	return out
+}
+
+func (s *stack) do(method, path string, body any) reply { return s.call(method, path, body, s.key) }
+
+// startCrawl starts a v2 crawl of url and returns its id.
+func (s *stack) startCrawl(url string) string {
+	s.t.Helper()
+	r := s.do("POST", "/v2/crawl", map[string]any{"url": url})
+	if r.status != 202 {
+		s.t.Fatalf("start crawl of %s: %d %s", url, r.status, r.raw)
+	}
+	return r.body["execution_id"].(string)
+}
+
+// waitEnded polls a status path until the execution has ended and returns the last body.
+func (s *stack) waitEnded(path string, timeout time.Duration) map[string]any {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		r := s.do("GET", path, nil)
+		if r.status != 200 {
+			s.t.Fatalf("GET %s: %d %s", path, r.status, r.raw)
+		}
+		if st := r.body["status"]; st == "completed" || st == "failed" {
+			return r.body
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s not ended after %s: %s", path, timeout, r.raw)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+func field(m map[string]any, path ...string) any {
+	var v any = m
+	for _, p := range path {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[p]
+	}
+	return v
+}
+
+func hostOf(base string) string {
+	h, _, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
+	return h
+}
+
+var _ = fmt.Sprintf
