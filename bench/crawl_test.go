@@ -1,0 +1,378 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+// concurrency is the requests in flight to the store, the same for both crawlers.
+const concurrency = 4
+
+// BenchmarkCrawl crawls the Shopify-like store (10,000 products) and the HTML store (5,000
+// product pages) with Stockroom (the whole job: adapters, catalog writes) and with Colly
+// (discovering and collecting the same listings), same concurrency, no delay.
+func BenchmarkCrawl(b *testing.B) {
+	stores := []demostore.Options{
+		{Kind: demostore.Shopify, Products: 10_000},
+		{Kind: demostore.HTML, Products: 5_000},
+	}
+	for _, opts := range stores {
+		b.Run(string(opts.Kind)+"/stockroom", func(b *testing.B) { benchStockroom(b, opts) })
+		b.Run(string(opts.Kind)+"/colly", func(b *testing.B) { benchColly(b, opts) })
+	}
+}
+
+// run is one crawl's figures.
+type run struct {
+	wall     time.Duration
+	pages    int64
+	cpu      time.Duration
+	peakRSS  int64 // bytes
+	listings int
+}
+
+func (r run) report(b *testing.B) {
+	b.ReportMetric(float64(r.pages)/r.wall.Seconds(), "pages/s")
+	b.ReportMetric(r.cpu.Seconds()*1000/float64(r.pages), "cpu-s/1000pages")
+	b.ReportMetric(float64(r.peakRSS)/(1<<20), "peak-MiB")
+	b.ReportMetric(float64(r.listings), "listings")
+	b.ReportMetric(r.wall.Seconds(), "wall-s")
+}
+
+// store is a demo store running in its own process, so that neither crawler's CPU
+// figure includes serving the pages.
+type store struct {
+	kind     demostore.Kind
+	base     string
+	products int
+}
+
+func (s store) URL(path string) string { return s.base + path }
+
+// requests is the number of requests the store has answered.
+func (s store) requests(b *testing.B) int64 {
+	resp, err := http.Get(s.base + "/_demo/stats.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Requests int64 `json:"requests"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		b.Fatal(err)
+	}
+	return st.Requests
+}
+
+func launch(b *testing.B, opts demostore.Options) store {
+	host := demostore.DefaultHost(opts.Kind)
+	l, err := net.Listen("tcp", host+":0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(stockroomBin(b), "demo-store", "-kinds", string(opts.Kind), "-products", strconv.Itoa(opts.Products), "-port", strconv.Itoa(port))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	s := store{kind: opts.Kind, base: fmt.Sprintf("http://%s:%d", host, port), products: opts.Products}
+	waitDial(b, fmt.Sprintf("%s:%d", host, port))
+	return s
+}
+
+func waitDial(b *testing.B, address string) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if c, err := net.Dial("tcp", address); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("nothing listens on %s", address)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func stockroomBin(b *testing.B) string {
+	bin := os.Getenv("STOCKROOM_BIN")
+	if bin == "" {
+		bin = "../bin/stockroom"
+	}
+	if _, err := os.Stat(bin); err != nil {
+		b.Skipf("no stockroom binary at %s (make build, or set STOCKROOM_BIN)", bin)
+	}
+	return bin
+}
+
+// benchStockroom runs the real server binary and crawls through its API.
+func benchStockroom(b *testing.B, opts demostore.Options) {
+	bin := stockroomBin(b)
+	for i := 0; i < b.N; i++ {
+		store := launch(b, opts)
+		host := strings.TrimPrefix(store.base, "http://")
+		srv := startServer(b, bin, host)
+		cpu0 := srv.cpu()
+		requests0 := store.requests(b)
+		start := time.Now()
+		id := srv.post("/v2/crawl", map[string]any{"url": store.base})["execution_id"].(string)
+		var body map[string]any
+		for {
+			body = srv.get("/v2/crawl/" + id)
+			if body["status"] == "completed" || body["status"] == "failed" {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		r := run{wall: time.Since(start), pages: store.requests(b) - requests0 - 1, cpu: srv.cpu() - cpu0, peakRSS: srv.peakRSS()}
+		if body["status"] != "completed" {
+			b.Fatalf("crawl failed: %v", body["error"])
+		}
+		res := body["meta"].(map[string]any)["result"].(map[string]any)
+		r.listings = int(res["listings_total"].(float64))
+		if r.listings != store.products {
+			b.Errorf("stockroom found %d listings, the store has %d", r.listings, store.products)
+		}
+		r.report(b)
+	}
+}
+
+// server is a running stockroom process with a key.
+type server struct {
+	b    *testing.B
+	cmd  *exec.Cmd
+	base string
+	key  string
+}
+
+func startServer(b *testing.B, bin, storeHost string) *server {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	address := l.Addr().String()
+	l.Close()
+	env := append(os.Environ(),
+		"DATABASE_URL="+storagetest.NewPostgres(b),
+		"CLICKHOUSE_URL="+storagetest.NewClickHouse(b),
+		"STOCKROOM_SERVER__ADDRESS="+address,
+		"STOCKROOM_USAGE__SPOOL_DIR="+filepath.Join(b.TempDir(), "spool"),
+		"STOCKROOM_ADAPTERS__CACHE_DIR="+filepath.Join(os.TempDir(), "stockroom-bench-adapter-cache"),
+		"STOCKROOM_FETCH__ALLOW="+storeHost,
+		"STOCKROOM_FETCH__NO_DELAY_HOSTS="+storeHost,
+		"STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST="+strconv.Itoa(concurrency),
+		"STOCKROOM_CRAWL__COLLECTIONS="+strconv.Itoa(concurrency),
+		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
+		"STOCKROOM_LOG__LEVEL=warn",
+	)
+	for _, args := range [][]string{{"migrate"}, {"orgs", "create", "--name", "bench", "--auto-top-up", "on"}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	keys := exec.Command(bin, "keys", "create", "--org", "bench")
+	keys.Env = env
+	out, err := keys.Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = env
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() })
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if c, err := net.Dial("tcp", address); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("server did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return &server{b: b, cmd: cmd, base: "http://" + address, key: lines[len(lines)-1]}
+}
+
+func (s *server) request(method, path string, body any) map[string]any {
+	var r io.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		r = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, s.base+path, r)
+	req.Header.Set("x-api-key", s.key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		s.b.Fatal(err)
+	}
+	return out
+}
+
+func (s *server) post(path string, body any) map[string]any { return s.request("POST", path, body) }
+func (s *server) get(path string) map[string]any            { return s.request("GET", path, nil) }
+
+// cpu is the process's user and system time so far, from /proc.
+func (s *server) cpu() time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		s.b.Fatal(err)
+	}
+	// Fields after the command name, which is in parentheses and may hold spaces.
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticksPerSecond
+}
+
+// peakRSS is the process's high-water resident memory, from /proc.
+func (s *server) peakRSS() int64 {
+	return vmHWM(b2pid(s.cmd))
+}
+
+func b2pid(cmd *exec.Cmd) string { return strconv.Itoa(cmd.Process.Pid) }
+
+func vmHWM(pid string) int64 {
+	raw, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			kb, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// benchColly collects the same listings with Colly in this process.
+func benchColly(b *testing.B, opts demostore.Options) {
+	for i := 0; i < b.N; i++ {
+		store := launch(b, opts)
+		requests0 := store.requests(b)
+		var before, after syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+		start := time.Now()
+		listings := collyCrawl(b, store)
+		wall := time.Since(start)
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+		cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+		r := run{wall: wall, pages: store.requests(b) - requests0 - 1, cpu: cpu, peakRSS: vmHWM("self"), listings: listings}
+		if listings != store.products {
+			b.Errorf("colly found %d listings, the store has %d", listings, store.products)
+		}
+		r.report(b)
+	}
+}
+
+// collyCrawl discovers every collection and collects every listing URL, as idiomatic Colly.
+func collyCrawl(b *testing.B, store store) int {
+	c := colly.NewCollector(colly.Async(true), colly.MaxDepth(0))
+	c.AllowURLRevisit = false
+	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: concurrency}); err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	add := func(u string) {
+		mu.Lock()
+		seen[u] = true
+		mu.Unlock()
+	}
+	switch store.kind {
+	case demostore.Shopify:
+		c.OnResponse(func(r *colly.Response) {
+			path := r.Request.URL.Path
+			switch {
+			case path == "/collections.json":
+				var body struct {
+					Collections []struct {
+						Handle string `json:"handle"`
+					} `json:"collections"`
+				}
+				_ = json.Unmarshal(r.Body, &body)
+				for _, col := range body.Collections {
+					_ = r.Request.Visit(fmt.Sprintf("/collections/%s/products.json?limit=250&page=1", col.Handle))
+				}
+				if len(body.Collections) > 0 {
+					_ = r.Request.Visit(nextPage(r.Request.URL.String()))
+				}
+			case strings.HasSuffix(path, "/products.json"):
+				var body struct {
+					Products []struct {
+						Handle string `json:"handle"`
+					} `json:"products"`
+				}
+				_ = json.Unmarshal(r.Body, &body)
+				for _, p := range body.Products {
+					add(store.URL("/products/" + p.Handle))
+				}
+				if len(body.Products) > 0 {
+					_ = r.Request.Visit(nextPage(r.Request.URL.String()))
+				}
+			}
+		})
+		_ = c.Visit(store.URL("/collections.json?limit=250&page=1"))
+	case demostore.HTML:
+		c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+			href := e.Request.AbsoluteURL(e.Attr("href"))
+			switch {
+			case strings.Contains(href, "/item/"):
+				if !strings.Contains(e.Attr("class"), "related") {
+					add(strings.SplitN(href, "?", 2)[0])
+				}
+			case strings.Contains(href, "/shop/"):
+				_ = e.Request.Visit(href)
+			}
+		})
+		_ = c.Visit(store.base + "/")
+	}
+	c.Wait()
+	return len(seen)
+}
+
+// nextPage increments the page query parameter of a URL.
+func nextPage(u string) string {
+	i := strings.LastIndex(u, "page=")
+	n, _ := strconv.Atoi(u[i+5:])
+	return u[:i+5] + strconv.Itoa(n+1)
+}
