@@ -18,3 +18,15 @@ adapters/builtin/%.wasm: FORCE
 
 .PHONY: FORCE
 FORCE:
+
+# `make score` extracts every page of the product-extraction-benchmark corpus through the
+# built-in guests (adapters/quality, TestCorpusScore) and prints the benchmark's own
+# side-by-side table: ours ("predictions") next to Zyte, Diffbot and extruct.
+SCORE_CORPUS ?= /work/shared/corpus/product-extraction-benchmark
+SCORE_OUT    ?= $(abspath .data/score/predictions.json)
+
+.PHONY: score
+score:
+	@mkdir -p $(dir $(SCORE_OUT))
+	$(GO) test -count=1 -run '^TestCorpusScore$$' ./adapters/quality -args -predictions=$(SCORE_OUT)
+	cd $(SCORE_CORPUS) && python3 score.py ground-truth.json all $(SCORE_OUT) output-Zyte.json output-Diffbot.json output-extruct.json
