@@ -1,9 +1,8 @@
 // Package jsonld is the built-in generic adapter that reads schema.org product data from
 // a page's JSON-LD: Product, ProductGroup with hasVariant, Offer, AggregateOffer and
-// BreadcrumbList. It targets no platform: it runs after the platform adapter and fills
-// what that one left unknown.
-//
-// This is the first cut; microdata, OpenGraph and the real-world quirks come next.
+// BreadcrumbList, from JSON-LD and from microdata (which the host hands over in JSON-LD's
+// shape). It targets no platform: it runs after the platform adapter and fills what that
+// one left unknown.
 package jsonld
 
 import (
@@ -17,29 +16,48 @@ type Adapter struct{}
 
 func (Adapter) Info() sdk.Info { return sdk.Info{Name: "jsonld", Version: "1.0.0"} }
 
-// Extract reads the first Product or ProductGroup entity of the page.
+// Extract reads the page's main product: JSON-LD first, then microdata, the first Product
+// (or ProductGroup) entity that carries a price, else the first one at all.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
 		return nil, sdk.Fail("no page")
 	}
-	var item sdk.Value
+	var items []sdk.Value
 	var crumbs []sdk.Breadcrumb
-	for _, e := range page.JSONLD().Array() {
-		switch {
-		case !item.Exists() && (isType(e, "Product") || isType(e, "ProductGroup")):
-			item = e
-		case isType(e, "BreadcrumbList"):
-			crumbs = breadcrumbs(e)
+	for _, entities := range []sdk.Value{page.JSONLD(), page.Microdata()} {
+		for _, e := range entities.Array() {
+			switch {
+			case isProduct(e):
+				items = append(items, e)
+			case isType(e, "BreadcrumbList"):
+				if crumbs == nil {
+					crumbs = breadcrumbs(e)
+				}
+			case isType(e, "Offer") && isProduct(e.Get("itemOffered")):
+				// An Offer wrapping its product: read it as the product with that offer.
+				items = append(items, e.Get("itemOffered"))
+			default:
+				if m := e.Get("mainEntity"); isProduct(m) {
+					items = append(items, m)
+				}
+			}
 		}
 	}
-	if !item.Exists() {
-		return nil, sdk.NonProduct("no schema.org Product in JSON-LD")
+	if len(items) == 0 {
+		return nil, sdk.NonProduct("no schema.org Product in JSON-LD or microdata")
+	}
+	item := items[0]
+	for _, it := range items {
+		if pr, _ := offer(it.Get("offers")); pr != nil {
+			item = it
+			break
+		}
 	}
 	p := &sdk.Product{
 		Title:       text(item.Get("name")),
 		Description: text(item.Get("description")),
-		SKU:         text(item.Get("sku")),
+		SKU:         sku(item),
 		MPN:         text(item.Get("mpn")),
 		GTIN:        gtin(item),
 		Breadcrumbs: crumbs,
@@ -82,15 +100,78 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	return p, nil
 }
 
-// isType reports whether an entity's @type is t or lists it.
+// isType reports whether an entity's @type is t or lists it, in any case, bare or as a
+// schema.org URL ("http://schema.org/Product").
 func isType(e sdk.Value, t string) bool {
 	for _, v := range e.Get("@type").List() {
 		s := v.String()
-		if s == t || strings.HasSuffix(s, "/"+t) {
+		if i := strings.LastIndexAny(s, "/#:"); i >= 0 {
+			s = s[i+1:]
+		}
+		if strings.EqualFold(s, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// isProduct reports whether e is a product entity: Product and the schema.org types that
+// specialise it or group its variants.
+func isProduct(e sdk.Value) bool {
+	for _, t := range []string{"Product", "ProductGroup", "IndividualProduct", "ProductModel", "SomeProducts", "Vehicle", "Car"} {
+		if isType(e, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// sku is the product's own code: sku, else the sku of its only offer, else productID
+// (without a "sku:" style prefix).
+func sku(item sdk.Value) *string {
+	if s := text(item.Get("sku")); s != nil {
+		return s
+	}
+	if offers := item.Get("offers").List(); len(offers) == 1 {
+		if s := text(offers[0].Get("sku")); s != nil {
+			return s
+		}
+	}
+	if s := text(item.Get("productID")); s != nil {
+		if i := strings.IndexByte(*s, ':'); i > 0 && i < 6 && !strings.Contains(*s, "//") {
+			v := strings.TrimSpace((*s)[i+1:])
+			return &v
+		}
+		return s
+	}
+	return nil
+}
+
+// price reads a price given as a number or as displayed text ("1.299,00 €").
+func price(v sdk.Value) (float64, bool) {
+	if f, ok := v.Float(); ok {
+		return f, true
+	}
+	if v.Kind() != sdk.String {
+		return 0, false
+	}
+	return sdk.ParsePrice(v.String())
+}
+
+// availability reads a schema.org ItemAvailability in any spelling: a URL, a bare name,
+// lower case, or words ("in stock"). ok is false when it says neither.
+func availability(v sdk.Value) (in, ok bool) {
+	a := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(v.String()))
+	switch {
+	case a == "":
+		return false, false
+	case strings.Contains(a, "outofstock"), strings.Contains(a, "soldout"), strings.Contains(a, "discontinued"), strings.Contains(a, "unavailable"):
+		return false, true
+	case strings.Contains(a, "instock"), strings.Contains(a, "preorder"), strings.Contains(a, "presale"), strings.Contains(a, "backorder"),
+		strings.Contains(a, "limitedavailability"), strings.Contains(a, "onlineonly"), strings.Contains(a, "instoreonly"), a == "available":
+		return true, true
+	}
+	return false, false
 }
 
 func text(v sdk.Value) *string {
@@ -115,18 +196,26 @@ func gtin(v sdk.Value) *string {
 func offer(v sdk.Value) (*sdk.Price, *bool) {
 	var best *sdk.Price
 	var avail *bool
+	consider := func(pr *sdk.Price) {
+		if pr != nil && pr.Current > 0 && (best == nil || pr.Current < best.Current) {
+			best = pr
+		}
+	}
 	for _, o := range v.List() {
+		if o.Kind() != sdk.Object {
+			continue
+		}
+		if a, ok := availability(o.Get("availability")); ok && (avail == nil || a) {
+			avail = &a
+		}
 		if isType(o, "AggregateOffer") && !o.Get("price").Exists() {
-			if low, ok := o.Get("lowPrice").Float(); ok {
-				pr := &sdk.Price{Current: low, Currency: o.Get("priceCurrency").String()}
-				if best == nil || pr.Current < best.Current {
-					best = pr
-				}
+			if low, ok := price(o.Get("lowPrice")); ok {
+				consider(&sdk.Price{Current: low, Currency: o.Get("priceCurrency").String()})
 			}
 			if sub := o.Get("offers"); sub.Exists() {
 				sp, sa := offer(sub)
-				if best == nil && sp != nil {
-					best = sp
+				if best == nil {
+					consider(sp)
 				}
 				if sa != nil && (avail == nil || *sa) {
 					avail = sa
@@ -134,24 +223,17 @@ func offer(v sdk.Value) (*sdk.Price, *bool) {
 			}
 			continue
 		}
-		price := o.Get("price")
-		if !price.Exists() {
-			price = o.Get("priceSpecification.price")
-		}
-		if f, ok := price.Float(); ok {
-			pr := &sdk.Price{Current: f, Currency: o.Get("priceCurrency").String()}
+		for _, spec := range []string{"", "priceSpecification.", "priceSpecification.0."} {
+			f, ok := price(o.Get(spec + "price"))
+			if !ok {
+				continue
+			}
+			pr := &sdk.Price{Current: f, Currency: o.Get(spec + "priceCurrency").String()}
 			if pr.Currency == "" {
-				pr.Currency = o.Get("priceSpecification.priceCurrency").String()
+				pr.Currency = o.Get("priceCurrency").String()
 			}
-			if best == nil || pr.Current < best.Current {
-				best = pr
-			}
-		}
-		if a := o.Get("availability").String(); a != "" {
-			in := strings.Contains(a, "InStock") || strings.Contains(a, "PreOrder") || strings.Contains(a, "LimitedAvailability") || strings.Contains(a, "OnlineOnly")
-			if avail == nil || in {
-				avail = &in
-			}
+			consider(pr)
+			break
 		}
 	}
 	return best, avail

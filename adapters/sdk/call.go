@@ -155,3 +155,8 @@ func (d *Doc) JSON() Value { return Value{d.b.parse(d.index, parseJSON), d.b} }
 // application/ld+json block, repaired when invalid, with top-level arrays and @graph lists
 // flattened.
 func (d *Doc) JSONLD() Value { return Value{d.b.parse(d.index, parseJSONLD), d.b} }
+
+// Microdata returns the page's top-level microdata items as one array, each in JSON-LD's
+// shape ({"@type": "http://schema.org/Product", "offers": {…}}), so that code reading
+// JSON-LD entities reads microdata items unchanged. ABI 1.1.
+func (d *Doc) Microdata() Value { return Value{d.b.parse(d.index, parseMicrodata), d.b} }

@@ -31,6 +31,7 @@ const (
 	parseHTML parseKind = iota
 	parseJSON
 	parseJSONLD
+	parseMicrodata // ABI 1.1
 )
 
 type nodeWhat uint32

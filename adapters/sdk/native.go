@@ -112,6 +112,10 @@ func (b nativeBackend) parse(doc int, k parseKind) uint32 {
 		h, err := b.s.JSONLD(doc)
 		check(err)
 		v = uint32(h)
+	case parseMicrodata:
+		h, err := b.s.Microdata(doc)
+		check(err)
+		v = uint32(h)
 	}
 	return v
 }

@@ -61,6 +61,9 @@ type parsed struct {
 
 	ldOnce sync.Once
 	ld     gjson.Result
+
+	mdOnce sync.Once
+	md     gjson.Result
 }
 
 func parsedOf(d *adapter.Document) *parsed {
@@ -158,7 +161,11 @@ func (s *Session) HTML(i int) (Node, error) {
 	if d == nil {
 		return 0, nil
 	}
-	p := parsedOf(d)
+	return s.addNode(parsedOf(d).html(d))
+}
+
+// html is d's parsed HTML tree, parsed on first use.
+func (p *parsed) html(d *adapter.Document) *html.Node {
 	p.htmlOnce.Do(func() {
 		root, err := html.Parse(bytes.NewReader(d.Body))
 		if err != nil {
@@ -168,7 +175,25 @@ func (s *Session) HTML(i int) (Node, error) {
 		}
 		p.root = root
 	})
-	return s.addNode(p.root)
+	return p.root
+}
+
+// jsonld is d's JSON-LD entities as one array, extracted on first use.
+func (p *parsed) jsonld(d *adapter.Document) gjson.Result {
+	p.ldOnce.Do(func() { p.ld = gjson.Parse(extractJSONLD(p.html(d))) })
+	return p.ld
+}
+
+// JSONLD returns the JSON-LD entities of d (as Session.JSONLD finds them) decoded the
+// way encoding/json decodes into any: maps, slices, float64, string, bool, nil. The host
+// reads the page's own structured data with it (reviews) from the parse adapters already
+// paid for. A page without JSON-LD yields nil.
+func JSONLD(d *adapter.Document) []any {
+	if d == nil {
+		return nil
+	}
+	entities, _ := parsedOf(d).jsonld(d).Value().([]any)
+	return entities
 }
 
 // JSON returns document i's body as a JSON value, 0 when it is not valid JSON.
@@ -198,13 +223,7 @@ func (s *Session) JSONLD(i int) (Value, error) {
 	if d == nil {
 		return 0, nil
 	}
-	root, err := s.HTML(i)
-	if err != nil {
-		return 0, err
-	}
-	p := parsedOf(d)
-	p.ldOnce.Do(func() { p.ld = gjson.Parse(extractJSONLD(s.node(root))) })
-	return s.addValue(p.ld)
+	return s.addValue(parsedOf(d).jsonld(d))
 }
 
 func extractJSONLD(root *html.Node) string {

@@ -143,6 +143,9 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		case 2:
 			h, err := st.session.JSONLD(doc)
 			s[0] = handle(st, h, err)
+		case 3:
+			h, err := st.session.Microdata(doc)
+			s[0] = handle(st, h, err)
 		default:
 			s[0] = st.fail(fmt.Errorf("doc_parse: unknown kind %d", uint32(s[1])))
 		}

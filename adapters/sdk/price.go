@@ -1,0 +1,90 @@
+package sdk
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ParsePrice reads the first amount written in s as a store displays it: "19.90",
+// "19,90 €", "$1,299.00", "1.299,00", "1 299,00", "CHF 1'299.–", "EUR 20". A lone separator
+// followed by exactly three digits groups thousands ("1.299" is 1299); otherwise the last
+// separator is the decimal one. ok is false when s holds no digits.
+func ParsePrice(s string) (float64, bool) {
+	start := strings.IndexFunc(s, isDigit)
+	if start < 0 {
+		return 0, false
+	}
+	// The amount runs over digits and single separators between them; a space or an
+	// apostrophe only groups thousands, so it must be followed by exactly three digits
+	// ("19.90 24.99" is two amounts).
+	rs := []rune(s[start:])
+	end := 0
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if isDigit(r) {
+			end = i + 1
+			continue
+		}
+		if !isSeparator(r) || i+1 >= len(rs) || !isDigit(rs[i+1]) {
+			break
+		}
+		if r != '.' && r != ',' && (i+3 >= len(rs) || !isDigit(rs[i+2]) || !isDigit(rs[i+3]) || (i+4 < len(rs) && isDigit(rs[i+4]))) {
+			break
+		}
+	}
+	run := rs[:end]
+	var digits []rune
+	type sep struct {
+		r   rune
+		pos int // digits before it
+	}
+	var seps []sep
+	for _, r := range run {
+		if isDigit(r) {
+			digits = append(digits, r)
+			continue
+		}
+		seps = append(seps, sep{r, len(digits)})
+	}
+	decimalAt := -1
+	if n := len(seps); n > 0 {
+		last := seps[n-1]
+		after := len(digits) - last.pos
+		same := 0
+		for _, sp := range seps {
+			if sp.r == last.r {
+				same++
+			}
+		}
+		switch {
+		case last.r != '.' && last.r != ',':
+			// Spaces and apostrophes only group.
+		case same > 1:
+			// "1,299,000": the separator repeats, so it groups.
+		case n > 1:
+			// "1.299,00": a different separator came before: this one is the decimal.
+			decimalAt = last.pos
+		case after != 3:
+			decimalAt = last.pos
+		}
+	}
+	var b strings.Builder
+	for i, d := range digits {
+		if i == decimalAt {
+			b.WriteByte('.')
+		}
+		b.WriteRune(d)
+	}
+	f, err := strconv.ParseFloat(b.String(), 64)
+	return f, err == nil
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+func isSeparator(r rune) bool {
+	switch r {
+	case '.', ',', '\'', ' ', '\u00a0', '\u202f', '\u2009', '’':
+		return true
+	}
+	return false
+}
