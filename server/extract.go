@@ -179,7 +179,7 @@ func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds page.B
 		return v, err
 	}
 	if e.Status == execution.Completed {
-		if v.items, err = s.extract.Items(c.UserContext(), e.ID, req); err != nil {
+		if v.items, err = s.extract.Items(c.UserContext(), e.ID, req, v.params.Flags); err != nil {
 			return v, err
 		}
 	}

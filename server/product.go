@@ -163,6 +163,39 @@ func renderProduct(s *extract.Stored, gen generation, flags extract.Flags) *prod
 	if flags.ImageTags {
 		tagImages(p, out)
 	}
+	if flags.Reviews {
+		renderReviews(p.Reviews, out)
+	}
+	if flags.SimilarProducts {
+		out.SimilarProducts = similarOf(s.Similar)
+	}
+	return out
+}
+
+// renderReviews fills the reviews fields from what the page stated: a page without rating
+// data keeps the three numbers null and lists no reviews.
+func renderReviews(r *product.Reviews, out *productJSON) {
+	if r == nil {
+		out.Reviews = []product.Review{}
+		return
+	}
+	out.AverageRating, out.RatingScale, out.ReviewCount = r.AverageRating, r.RatingScale, r.ReviewCount
+	out.Reviews = nonNil(r.Reviews)
+}
+
+type similarJSON struct {
+	ID         string  `json:"id"`
+	URL        string  `json:"url"`
+	Title      *string `json:"title"`
+	Brand      *string `json:"brand"`
+	Similarity float64 `json:"similarity"`
+}
+
+func similarOf(list []extract.Similar) []similarJSON {
+	out := make([]similarJSON, 0, len(list))
+	for _, s := range list {
+		out = append(out, similarJSON{ID: s.ID, URL: s.URL, Title: s.Title, Brand: s.Brand, Similarity: s.Similarity})
+	}
 	return out
 }
 

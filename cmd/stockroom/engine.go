@@ -11,6 +11,7 @@ import (
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
 	"github.com/stockroom/stockroom/storage/jobs"
@@ -65,6 +66,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, Logger: s.logger})
 	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
 		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
+		JSONLD: document.JSONLD,
 	})
 	queue, err := jobs.New(s.pool, map[execution.Kind]jobs.Handler{
 		execution.Crawl:         crawls.Run,

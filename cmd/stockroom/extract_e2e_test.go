@@ -147,17 +147,27 @@ func TestOneProductThreeShapesAndFlags(t *testing.T) {
 		return b["data"].([]any)[0].(map[string]any)["product"].(map[string]any)
 	}
 	plain := extractOne(nil)
-	rich := extractOne(map[string]any{"enable_enrichment": true, "enable_image_tags": true, "enable_reviews": true})
+	rich := extractOne(map[string]any{"enable_enrichment": true, "enable_image_tags": true, "enable_reviews": true,
+		"enable_similar_products": true})
 	if keys(plain) != keys(rich) {
 		t.Errorf("the flags changed the schema: %s vs %s fields", keys(plain), keys(rich))
 	}
-	for _, k := range []string{"attributes", "product_type", "engine_product_category_id", "engine_product_category_path"} {
+	for _, k := range []string{"attributes", "product_type", "engine_product_category_id", "engine_product_category_path",
+		"average_rating", "rating_scale", "review_count", "reviews", "similar_products"} {
 		if v, ok := plain[k]; !ok || v != nil {
 			t.Errorf("flags off: %s = %v, want present and null", k, v)
 		}
 	}
 	if rich["attributes"] == nil || rich["product_type"] == nil {
 		t.Errorf("enrichment on: attributes %v product_type %v", rich["attributes"], rich["product_type"])
+	}
+	// This Shopify page states no rating, and the product is alone in the catalog: the
+	// lists are empty, not null, and the numbers null (values: extract_flags_e2e_test.go).
+	if r, ok := rich["reviews"].([]any); !ok || len(r) != 0 || rich["average_rating"] != nil || rich["review_count"] != nil {
+		t.Errorf("reviews on, page without ratings: %v %v %v", rich["reviews"], rich["average_rating"], rich["review_count"])
+	}
+	if sim, ok := rich["similar_products"].([]any); !ok || len(sim) != 0 {
+		t.Errorf("similar products on, one product in the catalog: %v", rich["similar_products"])
 	}
 	price, ok := plain["price"].(map[string]any)
 	if !ok || price["current_value"] != legacy["price_amount"] || price["currency"] != legacy["price_currency"] {

@@ -5,30 +5,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stockroom/stockroom/core/product"
 )
 
 // Reviews is the reviews block of a product (api-decisions.md, "Reviews"): what the
-// page's own structured data says, normalized.
-type Reviews struct {
-	// AverageRating is on the page's own scale, RatingScale (the aggregate's bestRating,
-	// 5 when the page does not say).
-	AverageRating *float64 `json:"average_rating"`
-	RatingScale   *float64 `json:"rating_scale"`
-	// ReviewCount is the aggregate's reviewCount, else its ratingCount; null when the page
-	// states neither (the reviews listed on a page are usually only the first few).
-	ReviewCount *int     `json:"review_count"`
-	Reviews     []Review `json:"reviews"`
-}
+// page's own structured data says, normalized. The type lives with the product, which
+// stores it.
+type Reviews = product.Reviews
 
-// Review is one review. Rating is converted to the block's RatingScale; Date is
-// YYYY-MM-DD when the page's date parses, else null.
-type Review struct {
-	Title        *string  `json:"title"`
-	Rating       *float64 `json:"rating"`
-	ReviewerName *string  `json:"reviewer_name"`
-	Date         *string  `json:"date"`
-	Content      *string  `json:"content"`
-}
+// Review is one review of a Reviews block.
+type Review = product.Review
 
 // MaxReviews bounds the reviews kept per product.
 const MaxReviews = 50
@@ -43,9 +30,9 @@ func ReviewsFromJSONLD(jsonld []any) *Reviews {
 	for _, doc := range jsonld {
 		collect(doc, &nodes, 0)
 	}
-	// A product with rating data first.
+	// A product with rating data first; a ProductGroup (a product with variants) is one.
 	for _, n := range nodes {
-		if hasType(n, "Product") && (n["aggregateRating"] != nil || n["review"] != nil || n["reviews"] != nil) {
+		if (hasType(n, "Product") || hasType(n, "ProductGroup")) && (n["aggregateRating"] != nil || n["review"] != nil || n["reviews"] != nil) {
 			return buildReviews(n["aggregateRating"], append(asList(n["review"]), asList(n["reviews"])...))
 		}
 	}

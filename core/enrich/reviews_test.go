@@ -116,3 +116,16 @@ func TestPropertiesFromJSONLD(t *testing.T) {
 		}
 	}
 }
+
+// A ProductGroup is a product with variants: its rating is the product's, even though the
+// variants (hasVariant Products) come after it and carry none.
+func TestReviewsOfAProductGroup(t *testing.T) {
+	doc := `{"@context":"https://schema.org","@type":"ProductGroup","name":"Tee",
+	 "aggregateRating":{"@type":"AggregateRating","ratingValue":4.2,"reviewCount":31},
+	 "review":[{"@type":"Review","name":"Soft","reviewRating":{"ratingValue":4},"author":"Cy"}],
+	 "hasVariant":[{"@type":"Product","name":"Tee - S","offers":{"price":"10"}}]}`
+	r := ReviewsFromJSONLD(decode(t, doc))
+	if r == nil || r.AverageRating == nil || *r.AverageRating != 4.2 || *r.ReviewCount != 31 || len(r.Reviews) != 1 {
+		t.Fatalf("reviews = %+v, want 4.2 of 31 with one review", r)
+	}
+}

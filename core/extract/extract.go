@@ -53,6 +53,23 @@ type Stored struct {
 	Vendor    string
 	UpdatedAt time.Time
 	Product   *product.Product
+	// Similar are the catalog's products nearest to this one, looked up when an
+	// extraction asking for them is read; nil otherwise.
+	Similar []Similar
+}
+
+// MaxSimilar is the most similar products given per product.
+const MaxSimilar = 5
+
+// Similar is a catalog product near another one. Similarity is in [0, 1]: 0.8 times the
+// trigram similarity of the titles, plus 0.1 for the same product type and 0.1 for the
+// same brand (case-insensitive).
+type Similar struct {
+	ID         string
+	URL        string
+	Title      *string
+	Brand      *string
+	Similarity float64
 }
 
 // Result is what extracting one distinct URL produced.
@@ -82,4 +99,8 @@ type Store interface {
 	// SaveProduct upserts a product by vendor and URL, links it to its listing when the
 	// catalog has one, and returns its id.
 	SaveProduct(ctx context.Context, vendor string, p *product.Product, at time.Time) (string, error)
+	// Similar returns, for each of the products ids, at most limit other catalog products
+	// whose titles are trigram-similar to its own, most similar first (see Similar for
+	// the score). A product without a title, or without a near title, has none.
+	Similar(ctx context.Context, ids []string, limit int) (map[string][]Similar, error)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/enrich"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/urlnorm"
@@ -35,7 +36,12 @@ type PipelineOptions struct {
 	URLTimeout time.Duration
 	// WaitPoll is how often an extraction waiting for its crawl looks again. Default 2s.
 	WaitPoll time.Duration
-	Logger   *slog.Logger
+	// JSONLD decodes a fetched page's JSON-LD entities (plugins/document.JSONLD), from
+	// which the product's own rating and reviews are captured with the product. Adapters
+	// describe products, not their reviews, and the host has already parsed the page for
+	// them, so reading the reviews here costs no second parse. Nil captures no reviews.
+	JSONLD func(*adapter.Document) []any
+	Logger *slog.Logger
 }
 
 func (o PipelineOptions) withDefaults() PipelineOptions {
@@ -282,6 +288,11 @@ func (p *Pipeline) attempt(ctx context.Context, rawURL string) Result {
 	}
 	if normalized, err := urlnorm.Page(productURL); err == nil {
 		res.Product.URL = normalized
+	}
+	if res.Product.Reviews == nil && p.opts.JSONLD != nil {
+		// Captured whatever the flags: the catalog keeps the whole product, and each
+		// extraction's flags only choose what is rendered.
+		res.Product.Reviews = enrich.ReviewsFromJSONLD(p.opts.JSONLD(page))
 	}
 	id, err := p.items.SaveProduct(ctx, vendor, res.Product, time.Now())
 	if err != nil {

@@ -219,9 +219,37 @@ func (s *Service) Meta(ctx context.Context, id string) (Meta, error) {
 	return MetaOf(tally), nil
 }
 
-// Items returns a page of an extraction's items in input order.
-func (s *Service) Items(ctx context.Context, id string, req page.Request) ([]Item, error) {
-	return s.items.Items(ctx, id, req.Offset(), req.Size)
+// Items returns a page of an extraction's items in input order. With flags.SimilarProducts
+// each product carries its similar products, looked up now rather than at extraction time
+// so that they stay right as the catalog grows (a product extracted first is not left
+// with none) and cost nothing to extractions that do not ask for them.
+func (s *Service) Items(ctx context.Context, id string, req page.Request, flags Flags) ([]Item, error) {
+	items, err := s.items.Items(ctx, id, req.Offset(), req.Size)
+	if err != nil || !flags.SimilarProducts {
+		return items, err
+	}
+	var ids []string
+	for _, it := range items {
+		if it.Product != nil {
+			ids = append(ids, it.Product.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return items, nil
+	}
+	similar, err := s.items.Similar(ctx, ids, MaxSimilar)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if it.Product != nil {
+			it.Product.Similar = similar[it.Product.ID]
+			if it.Product.Similar == nil {
+				it.Product.Similar = []Similar{}
+			}
+		}
+	}
+	return items, nil
 }
 
 // List returns an organization's extractions of a kind, newest first.

@@ -46,6 +46,7 @@ func Merge(dst *Product, src *Product, source string) {
 	fill(dst, "mpn", &dst.MPN, src.MPN, origin)
 	fill(dst, "updated_at", &dst.UpdatedAt, src.UpdatedAt, origin)
 	fill(dst, "price", &dst.Price, src.Price, origin)
+	fill(dst, "reviews", &dst.Reviews, src.Reviews, origin)
 	// A platform's JSON often lacks only the currency (Shopify's storefront JSON carries
 	// none); take it from a later source rather than dropping the whole price.
 	if dst.Price != nil && dst.Price.Currency == "" && src.Price != nil && src.Price.Currency != "" {

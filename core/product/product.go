@@ -42,6 +42,9 @@ type Product struct {
 	Variants    []Variant    `json:"variants,omitempty"`
 	Breadcrumbs []Breadcrumb `json:"breadcrumbs,omitempty"`
 
+	// Reviews are the page's own rating and reviews; nil when it states none.
+	Reviews *Reviews `json:"reviews,omitempty"`
+
 	// UpdatedAt is the store's own last-modified time (ISO 8601), when it tells.
 	UpdatedAt *string `json:"updated_at,omitempty"`
 

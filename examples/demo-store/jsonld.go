@@ -102,6 +102,7 @@ func (s *Store) jsonldProduct(w http.ResponseWriter, r *http.Request) {
 	product := map[string]any{"@context": "https://schema.org", "@type": "Product", "name": p.Title, "url": u,
 		"image": images, "description": plainText(p.BodyHTML), "sku": p.LeadVariant().SKU,
 		"brand": map[string]any{"@type": "Brand", "name": p.Vendor}, "category": p.ProductType}
+	ldRating(product, p)
 	var scripts []template.JS
 	switch JSONLDFlavor(i) {
 	case FlavorProduct:
@@ -145,6 +146,7 @@ func (s *Store) jsonldProduct(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		group["variesBy"] = varies
+		ldRating(group, p)
 		var variants []any
 		for _, v := range p.Variants {
 			vu := u + "?variant=" + strconv.FormatInt(v.ID, 10)

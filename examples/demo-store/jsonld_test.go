@@ -155,3 +155,55 @@ func TestJSONLDSitemapListsEveryProduct(t *testing.T) {
 		t.Errorf("sitemaps list %d products, want 7500", len(seen))
 	}
 }
+
+// Product pages carry their rating data in the Product (or ProductGroup) node, as review
+// apps do: every third product none, every third an aggregate only, the rest an aggregate
+// and the first reviews.
+func TestJSONLDProductPagesCarryTheirRatings(t *testing.T) {
+	st := start(t, demostore.Options{Kind: demostore.JSONLD, Products: 12}).Get(demostore.JSONLD)
+	withReviews := 0
+	for i := range 12 {
+		p := st.Catalog().Product(i)
+		want := demostore.RatingOf(p)
+		var node map[string]any
+		var find func(v any)
+		find = func(v any) {
+			switch x := v.(type) {
+			case []any:
+				for _, e := range x {
+					find(e)
+				}
+			case map[string]any:
+				if (x["@type"] == "Product" || x["@type"] == "ProductGroup") && node == nil {
+					node = x
+				}
+				find(x["@graph"])
+			}
+		}
+		find(jsonLD(t, getOK(t, st.URL(st.ProductPath(i)))))
+		if node == nil {
+			t.Fatalf("product %d: no Product node", i)
+		}
+		agg, _ := node["aggregateRating"].(map[string]any)
+		reviews, _ := node["review"].([]any)
+		switch {
+		case want == nil:
+			if agg != nil || reviews != nil {
+				t.Errorf("product %d: rating data %v %v, want none", i, agg, reviews)
+			}
+		case agg == nil:
+			t.Errorf("product %d: no aggregateRating, want %v", i, want.Average)
+		case len(reviews) != len(want.Reviews):
+			t.Errorf("product %d: %d reviews, want %d", i, len(reviews), len(want.Reviews))
+		}
+		if len(reviews) > 0 {
+			withReviews++
+			if r := reviews[0].(map[string]any); r["name"] != want.Reviews[0].Title || r["datePublished"] != want.Reviews[0].Date {
+				t.Errorf("product %d: first review %v, want %+v", i, r, want.Reviews[0])
+			}
+		}
+	}
+	if withReviews != 4 {
+		t.Errorf("%d of 12 products list reviews, want 4", withReviews)
+	}
+}

@@ -148,3 +148,41 @@ func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *produc
 	}
 	return id, nil
 }
+
+// Similar finds each product's nearest titles with pg_trgm: the % operator (similarity
+// above pg_trgm.similarity_threshold, 0.3 by default) selects candidates through the GIN
+// index products_title_trgm, and the score adds the product type and brand bonuses
+// documented on extract.Similar. One query serves a whole page of results.
+func (s *ExtractStore) Similar(ctx context.Context, ids []string, limit int) (map[string][]extract.Similar, error) {
+	out := map[string][]extract.Similar{}
+	if len(ids) == 0 || limit <= 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT q.id::text, n.id::text, n.url, n.title, n.brand, n.score::float8
+		FROM products q
+		CROSS JOIN LATERAL (
+			SELECT c.id, c.url, c.data->>'title' AS title, c.data->>'brand' AS brand,
+				round((0.8 * similarity(c.data->>'title', q.data->>'title')
+					+ 0.1 * coalesce(lower(c.data->>'product_type') = lower(q.data->>'product_type'), false)::int
+					+ 0.1 * coalesce(lower(c.data->>'brand') = lower(q.data->>'brand'), false)::int)::numeric, 4) AS score
+			FROM products c
+			WHERE (c.data->>'title') % (q.data->>'title') AND c.id <> q.id
+			ORDER BY score DESC, c.id
+			LIMIT $2
+		) n
+		WHERE q.id = ANY($1::uuid[])
+		ORDER BY q.id, n.score DESC, n.id`, ids, limit)
+	if err != nil {
+		return nil, classify("find similar products", err)
+	}
+	var id string
+	var sim extract.Similar
+	_, err = pgx.ForEachRow(rows, []any{&id, &sim.ID, &sim.URL, &sim.Title, &sim.Brand, &sim.Similarity}, func() error {
+		out[id] = append(out[id], sim)
+		return nil
+	})
+	if err != nil {
+		return nil, classify("find similar products", err)
+	}
+	return out, nil
+}
