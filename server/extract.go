@@ -20,29 +20,38 @@ var (
 	resultsV2 = page.Bounds{DefaultSize: 50, MaxSize: 100}
 )
 
-// extractParams reads the fields every extraction start shares. v1 flags default to true,
-// v2 flags to false.
-func extractParams(b body, flagDefault bool) (extract.Parameters, error) {
-	var p extract.Parameters
+// flagsOf reads the enable_* flags; absent ones take flagDefault (true in v1, false in v2).
+func flagsOf(b body, flagDefault bool) (extract.Flags, error) {
+	var fl extract.Flags
 	flags := []struct {
 		name string
 		dst  *bool
 	}{
-		{"enable_enrichment", &p.Enrichment}, {"enable_reviews", &p.Reviews},
-		{"enable_image_tags", &p.ImageTags}, {"enable_similar_products", &p.SimilarProducts},
+		{"enable_enrichment", &fl.Enrichment}, {"enable_reviews", &fl.Reviews},
+		{"enable_image_tags", &fl.ImageTags}, {"enable_similar_products", &fl.SimilarProducts},
 	}
 	for _, f := range flags {
 		v, err := b.Bool(f.name)
 		if err != nil {
-			return p, err
+			return fl, err
 		}
 		*f.dst = flagDefault
 		if v != nil {
 			*f.dst = *v
 		}
 	}
-	cc, err := b.String("country_code")
-	p.CountryCode = cc
+	return fl, nil
+}
+
+// extractParams reads the fields every extraction start shares. v1 flags default to true,
+// v2 flags to false.
+func extractParams(b body, flagDefault bool) (extract.Parameters, error) {
+	var p extract.Parameters
+	var err error
+	if p.Flags, err = flagsOf(b, flagDefault); err != nil {
+		return p, err
+	}
+	p.CountryCode, err = b.String("country_code")
 	return p, err
 }
 

@@ -91,6 +91,32 @@ func (b body) Bool(name string) (*bool, error) {
 	return &v, nil
 }
 
+// Float returns a number field, nil when absent.
+func (b body) Float(name string) (*float64, error) {
+	raw, ok := b.present(name)
+	if !ok {
+		return nil, nil
+	}
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, failure.WrongType(name, "a number")
+	}
+	return &f, nil
+}
+
+// Object returns an object field as a body of its own, nil when absent.
+func (b body) Object(name string) (body, error) {
+	raw, ok := b.present(name)
+	if !ok {
+		return nil, nil
+	}
+	var v body
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, failure.WrongType(name, "a JSON object")
+	}
+	return v, nil
+}
+
 // Strings returns an array-of-strings field, nil when absent.
 func (b body) Strings(name string) ([]string, error) {
 	raw, ok := b.present(name)

@@ -46,60 +46,69 @@ func newStack(t *testing.T, stores ...demostore.Options) *stack {
 	for _, st := range fleet.Stores {
 		hosts = append(hosts, strings.TrimPrefix(st.BaseURL, "http://"))
 	}
+	base, key, svc := serve(ctx, t,
+		"STOCKROOM_FETCH__ALLOW="+strings.Join(hosts, ","),
+		"STOCKROOM_FETCH__NO_DELAY_HOSTS="+strings.Join(hosts, ","),
+		"STOCKROOM_EXTRACT__BACKOFF=100ms",
+	)
+	return &stack{t: t, base: base, key: key, fleet: fleet, svc: svc}
+}
+
+// serve starts the service as `stockroom serve` wires it, over fresh databases, with the
+// extra settings given, and one organization ("acme", 1,000,000 credits) and its key. It
+// stops when the test or benchmark ends.
+func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *services) {
+	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	address := l.Addr().String()
 	l.Close()
-	cfg, err := configs.Load("", []string{
-		"DATABASE_URL=" + storagetest.NewPostgres(t),
-		"CLICKHOUSE_URL=" + storagetest.NewClickHouse(t),
+	cfg, err := configs.Load("", append([]string{
+		"DATABASE_URL=" + storagetest.NewPostgres(tb),
+		"CLICKHOUSE_URL=" + storagetest.NewClickHouse(tb),
 		"STOCKROOM_SERVER__ADDRESS=" + address,
-		"STOCKROOM_USAGE__SPOOL_DIR=" + filepath.Join(t.TempDir(), "spool"),
+		"STOCKROOM_USAGE__SPOOL_DIR=" + filepath.Join(tb.TempDir(), "spool"),
 		"STOCKROOM_ADAPTERS__CACHE_DIR=" + adapterCache(),
-		"STOCKROOM_FETCH__ALLOW=" + strings.Join(hosts, ","),
-		"STOCKROOM_FETCH__NO_DELAY_HOSTS=" + strings.Join(hosts, ","),
 		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
-		"STOCKROOM_EXTRACT__BACKOFF=100ms",
 		"STOCKROOM_LOG__LEVEL=warn",
-	})
+	}, env...))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc, err := openServices(ctx, cfg, logger)
+	svc, err = openServices(ctx, cfg, logger)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := svc.migrate(ctx); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if _, err := svc.access.EnsureOrganization(ctx, "acme", 1_000_000, true); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	_, key, err := svc.access.IssueKey(ctx, "acme", "e2e")
-	if err != nil {
-		t.Fatal(err)
+	if _, key, err = svc.access.IssueKey(ctx, "acme", "e2e"); err != nil {
+		tb.Fatal(err)
 	}
 	eng, err := svc.startEngine(ctx)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	api := svc.api(eng)
 	served := make(chan error, 1)
 	apiCtx, stopAPI := context.WithCancel(ctx)
 	go func() { served <- api.Listen(apiCtx, address, 5*time.Second) }()
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		stopAPI()
 		<-served
 		svc.stopEngine(eng)
 		svc.close()
 	})
 	if err := waitListening(ctx, address, served); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return &stack{t: t, base: "http://" + address, key: key, fleet: fleet, svc: svc}
+	return "http://" + address, key, svc
 }
 
 // adapterCache keeps compiled adapters across the tests of one run, so only the first
