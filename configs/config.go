@@ -36,6 +36,7 @@ type Config struct {
 	RateLimit  RateLimit  `koanf:"rate_limit"`
 	Auth       Auth       `koanf:"auth"`
 	Credits    Credits    `koanf:"credits"`
+	Search     Search     `koanf:"search"`
 	Log        Log        `koanf:"log"`
 }
 
@@ -117,6 +118,24 @@ type Credits struct {
 	AgenticSearch     int64 `koanf:"agentic_search"`
 	AgenticSearchMini int64 `koanf:"agentic_search_mini"`
 	Crawl             int64 `koanf:"crawl"`
+}
+
+type Search struct {
+	DefaultLimit   int           `koanf:"default_limit"`
+	MaxLimit       int           `koanf:"max_limit"`
+	MinResults     int           `koanf:"min_results"`
+	Candidates     int           `koanf:"candidates"`
+	MiniCandidates int           `koanf:"mini_candidates"`
+	VocabularyTTL  time.Duration `koanf:"vocabulary_ttl"`
+	LLM            SearchLLM     `koanf:"llm"`
+}
+
+type SearchLLM struct {
+	Enabled bool          `koanf:"enabled"`
+	BaseURL string        `koanf:"base_url"`
+	Model   string        `koanf:"model"`
+	APIKey  string        `koanf:"api_key"`
+	Timeout time.Duration `koanf:"timeout"`
 }
 
 type Log struct {
@@ -245,6 +264,18 @@ func (c *Config) Validate() error {
 	for key, v := range map[string]int64{"credits.extract_per_url": c.Credits.ExtractPerURL, "credits.agentic_search": c.Credits.AgenticSearch,
 		"credits.agentic_search_mini": c.Credits.AgenticSearchMini, "credits.crawl": c.Credits.Crawl} {
 		check(v >= 0, key, "must not be negative, got %d", v)
+	}
+	check(c.Search.DefaultLimit > 0, "search.default_limit", "must be positive, got %d", c.Search.DefaultLimit)
+	check(c.Search.MaxLimit >= c.Search.DefaultLimit, "search.max_limit", "must be at least search.default_limit, got %d", c.Search.MaxLimit)
+	check(c.Search.MinResults > 0, "search.min_results", "must be positive, got %d", c.Search.MinResults)
+	check(c.Search.Candidates >= c.Search.MaxLimit, "search.candidates", "must be at least search.max_limit, got %d", c.Search.Candidates)
+	check(c.Search.MiniCandidates >= 10, "search.mini_candidates", "must be at least 10 (a mini search returns up to 10), got %d", c.Search.MiniCandidates)
+	check(c.Search.VocabularyTTL > 0, "search.vocabulary_ttl", "must be positive")
+	if c.Search.LLM.Enabled {
+		check(strings.HasPrefix(c.Search.LLM.BaseURL, "http://") || strings.HasPrefix(c.Search.LLM.BaseURL, "https://"),
+			"search.llm.base_url", "must be an http(s) URL when search.llm.enabled is true, got %q", c.Search.LLM.BaseURL)
+		check(c.Search.LLM.Model != "", "search.llm.model", "must be set when search.llm.enabled is true")
+		check(c.Search.LLM.Timeout > 0, "search.llm.timeout", "must be positive")
 	}
 	var level slog.Level
 	check(level.UnmarshalText([]byte(c.Log.Level)) == nil, "log.level", "must be debug, info, warn or error, got %q", c.Log.Level)

@@ -7,10 +7,12 @@ import (
 	"os"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -26,6 +28,7 @@ type engine struct {
 	queue    *jobs.Queue
 	crawl    *crawl.Service
 	extract  *extract.Service
+	search   *search.Service
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -68,10 +71,16 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
 		JSONLD: document.JSONLD,
 	})
+	searches := search.NewPipeline(postgres.NewSearchStore(s.pool), items, executions, runner, search.PipelineOptions{
+		DefaultLimit: cfg.Search.DefaultLimit, MaxLimit: cfg.Search.MaxLimit, MinResults: cfg.Search.MinResults,
+		Candidates: cfg.Search.Candidates, MiniCandidates: cfg.Search.MiniCandidates, VocabularyTTL: cfg.Search.VocabularyTTL,
+		Planner: searchPlanner(cfg.Search.LLM), Logger: s.logger,
+	})
 	queue, err := jobs.New(s.pool, map[execution.Kind]jobs.Handler{
 		execution.Crawl:         crawls.Run,
 		execution.ProductsBatch: extractions.Run,
 		execution.Extract:       extractions.Run,
+		execution.AgenticSearch: searches.Run,
 	}, jobs.Options{Workers: cfg.Jobs.Workers, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
@@ -87,9 +96,11 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		runtime: rt, registry: reg, queue: queue, stop: stop, done: make(chan struct{}),
 		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
 		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
+		search: search.NewService(executions, searches, queue, s.access.Store(),
+			search.Credits{Search: cfg.Credits.AgenticSearch, Mini: cfg.Credits.AgenticSearchMini}),
 	}
 	resumer := &execution.Resumer{Store: executions, Queue: queue, Logger: s.logger,
-		Kinds: []execution.Kind{execution.Crawl, execution.ProductsBatch, execution.Extract}, Interval: cfg.Jobs.LeaseTTL / 2}
+		Kinds: []execution.Kind{execution.Crawl, execution.ProductsBatch, execution.Extract, execution.AgenticSearch}, Interval: cfg.Jobs.LeaseTTL / 2}
 	go func() {
 		defer close(e.done)
 		if cfg.Adapters.Dir != "" {
@@ -113,4 +124,13 @@ func (e *engine) close(ctx context.Context) error {
 	<-e.done
 	e.registry.Close(ctx)
 	return errors.Join(err, e.runtime.Close(ctx))
+}
+
+// searchPlanner is the optional language-model planner of search.llm, or nil when it is
+// off: search is then deterministic.
+func searchPlanner(cfg configs.SearchLLM) search.Planner {
+	if !cfg.Enabled {
+		return nil
+	}
+	return &search.ChatPlanner{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: cfg.APIKey, Timeout: cfg.Timeout}
 }

@@ -1,0 +1,497 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Ranking weights; RULES.md explains them.
+const (
+	weightText       = 1.0  // ts_rank, normalised to the best candidate
+	weightSimilarity = 0.3  // trigram similarity of the title
+	weightTerms      = 1.5  // share of the query's terms the product carries
+	weightAttribute  = 0.5  // each attribute matched
+	weightExact      = 0.25 // the attribute's own word, not just its family ("navy", not "teal")
+	weightBrand      = 0.6
+	weightPriceQuery = 0.5 // "cheap", "premium" in the query
+	weightPriceValue = 0.3 // purchase_behavior.value
+	penaltyVendor    = 0.15
+	penaltyBrand     = 0.05
+)
+
+// relaxOrder is the order soft constraints are dropped in; RULES.md gives the reasons.
+var relaxOrder = map[string]int{
+	"style": 0, "pattern": 0, "season": 0,
+	"occasion": 1,
+	"size":     2,
+	"gender":   3, "age_group": 3,
+	"claim":    4,
+	"material": 5,
+	"color":    6,
+	"brand":    7,
+	"term":     8,
+	"head":     9,
+}
+
+// doc is a candidate's text, stemmed, by field strength.
+type doc struct {
+	c       *Candidate
+	title   []string
+	meta    []string // brand, product type, tags, option values
+	desc    []string
+	options map[string]bool // folded option values, whole
+}
+
+func newDoc(c *Candidate) *doc {
+	d := &doc{c: c, title: stems(c.Title), options: map[string]bool{}}
+	meta := []string{c.Brand, c.ProductType, c.Vendor}
+	meta = append(meta, c.Tags...)
+	meta = append(meta, c.Options...)
+	// A clause mark between fields keeps phrases from spanning two of them.
+	d.meta = stems(strings.Join(meta, " | "))
+	d.desc = stems(c.Description)
+	for _, o := range c.Options {
+		d.options[strings.Join(words(o), " ")] = true
+	}
+	return d
+}
+
+// strength is 1 when a phrase is in the title or the product's labels, 0.5 when only in
+// the description (unless strongOnly), else 0.
+func (d *doc) strength(phrases [][]string, strongOnly bool) float64 {
+	best := 0.0
+	for _, p := range phrases {
+		switch {
+		case containsPhrase(d.title, p), containsPhrase(d.meta, p):
+			return 1
+		case !strongOnly && best < 0.5 && containsPhrase(d.desc, p):
+			best = 0.5
+		}
+	}
+	return best
+}
+
+// anywhere reports whether any phrase occurs in any field: the test of exclusions.
+func (d *doc) anywhere(phrases [][]string) bool {
+	for _, p := range phrases {
+		if containsPhrase(d.title, p) || containsPhrase(d.meta, p) || containsPhrase(d.desc, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// plan is everything ranking needs to know about one search.
+type plan struct {
+	u       Understood
+	prefs   preferences
+	filters Filters
+	limit   int
+	// target is the number of results below which soft constraints are relaxed.
+	target int
+}
+
+// hardReasons returns why a candidate satisfies the hard constraints, or ok false when it
+// violates one. It is the last word on hard constraints: retrieval filters the same way
+// in SQL, but only this check decides.
+func (pl *plan) hardReasons(d *doc) (reasons []string, ok bool) {
+	c := d.c
+	lo, hi := pl.priceBounds()
+	if lo != nil || hi != nil {
+		if c.MinPrice == nil || c.MaxPrice == nil {
+			return nil, false
+		}
+		if lo != nil && *c.MinPrice < *lo-1e-9 || hi != nil && *c.MaxPrice > *hi+1e-9 {
+			return nil, false
+		}
+		reasons = append(reasons, priceLabel(lo, hi))
+	}
+	if pl.u.InStock || pl.prefs.inStockOnly || pl.filters.IsAvailable != nil && *pl.filters.IsAvailable {
+		if !c.Available {
+			return nil, false
+		}
+		label := "in stock"
+		if pl.prefs.inStockOnly && !pl.u.InStock {
+			label = "profile: in stock only"
+		}
+		reasons = append(reasons, label)
+	}
+	if pl.filters.IsAvailable != nil && !*pl.filters.IsAvailable && c.Available {
+		return nil, false
+	}
+	for _, ex := range pl.u.Exclude {
+		if d.anywhere(ex.Phrases) {
+			return nil, false
+		}
+		reasons = append(reasons, "not "+ex.Text)
+	}
+	for _, ex := range pl.prefs.avoid {
+		if d.anywhere(ex.Phrases) {
+			return nil, false
+		}
+		reasons = append(reasons, "profile: avoids "+ex.Text)
+	}
+	f := pl.filters
+	if f.Vendor != "" {
+		if !strings.EqualFold(c.Vendor, f.Vendor) && !strings.EqualFold(c.Brand, f.Vendor) {
+			return nil, false
+		}
+		reasons = append(reasons, "vendor: "+f.Vendor)
+	}
+	if f.Brand != "" {
+		if !strings.EqualFold(c.Brand, strings.TrimSpace(f.Brand)) {
+			return nil, false
+		}
+		reasons = append(reasons, "brand: "+f.Brand)
+	}
+	if f.ProductType != "" {
+		if !strings.EqualFold(c.ProductType, strings.TrimSpace(f.ProductType)) {
+			return nil, false
+		}
+		reasons = append(reasons, "product type: "+f.ProductType)
+	}
+	for _, t := range f.Tags {
+		found := false
+		for _, have := range c.Tags {
+			found = found || strings.EqualFold(have, strings.TrimSpace(t))
+		}
+		if !found {
+			return nil, false
+		}
+		reasons = append(reasons, "tag: "+t)
+	}
+	return reasons, true
+}
+
+// priceBounds combines the query's and the filters' bounds: the tighter wins.
+func (pl *plan) priceBounds() (lo, hi *float64) {
+	lo, hi = pl.u.MinPrice, pl.u.MaxPrice
+	if f := pl.filters.MinPrice; f != nil && (lo == nil || *f > *lo) {
+		lo = f
+	}
+	if f := pl.filters.MaxPrice; f != nil && (hi == nil || *f < *hi) {
+		hi = f
+	}
+	return lo, hi
+}
+
+func priceLabel(lo, hi *float64) string {
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("price $%s-$%s", money2(*lo), money2(*hi))
+	case hi != nil:
+		return "under $" + money2(*hi)
+	default:
+		return "over $" + money2(*lo)
+	}
+}
+
+func money2(f float64) string {
+	if f == math.Trunc(f) {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.2f", f)
+}
+
+// soft is one soft constraint and how strongly each candidate meets it.
+type soft struct {
+	kind  string
+	label string
+	order int
+	sat   []float64
+	// exact is the extra strength of the attribute's own word, per candidate.
+	exact []float64
+}
+
+type scored struct {
+	c       *Candidate
+	score   float64
+	reasons []string
+	price   float64
+}
+
+// rank applies the hard constraints, relaxes soft ones until enough products match, scores
+// what is kept and orders it: diverse across vendors, or by price for a sort intent.
+func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
+	var docs []*doc
+	var hard [][]string
+	for i := range cands {
+		d := newDoc(&cands[i])
+		if r, ok := pl.hardReasons(d); ok {
+			docs = append(docs, d)
+			hard = append(hard, r)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, []string{}
+	}
+	constraints := pl.softConstraints(docs)
+	active := make([]bool, len(constraints))
+	for i := range active {
+		active[i] = true
+	}
+	keep := func() []int {
+		var idx []int
+	next:
+		for i := range docs {
+			for k, s := range constraints {
+				if active[k] && s.sat[i] == 0 {
+					continue next
+				}
+			}
+			idx = append(idx, i)
+		}
+		return idx
+	}
+	kept := keep()
+	relaxed = []string{}
+	order := make([]int, len(constraints))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return constraints[order[a]].order < constraints[order[b]].order })
+	for _, k := range order {
+		if len(kept) >= pl.target {
+			break
+		}
+		active[k] = false
+		relaxed = append(relaxed, constraints[k].label)
+		kept = keep()
+	}
+
+	maxRank := 0.0
+	for _, d := range docs {
+		maxRank = math.Max(maxRank, d.c.TextRank)
+	}
+	pct := pricePercentiles(docs, kept)
+	level := pl.u.PriceLevel
+	var termWeight float64
+	for _, s := range constraints {
+		if s.kind == "term" || s.kind == "head" {
+			termWeight += termW(s.kind)
+		}
+	}
+	out = make([]scored, 0, len(kept))
+	for _, i := range kept {
+		d := docs[i]
+		sc := scored{c: d.c, reasons: append([]string(nil), hard[i]...)}
+		if maxRank > 0 {
+			sc.score += weightText * d.c.TextRank / maxRank
+		}
+		sc.score += weightSimilarity * d.c.Similarity
+		var terms float64
+		var matchedTerms []string
+		for k, s := range constraints {
+			st := s.sat[i]
+			switch {
+			case st == 0 && !active[k]:
+				sc.reasons = append(sc.reasons, "relaxed: "+s.label)
+				continue
+			case st == 0:
+				continue
+			}
+			switch s.kind {
+			case "term", "head":
+				terms += termW(s.kind) * st
+				matchedTerms = append(matchedTerms, strings.TrimPrefix(s.label, "term: "))
+			case "brand":
+				sc.score += weightBrand * st
+				sc.reasons = append(sc.reasons, s.label)
+			default:
+				sc.score += weightAttribute*st + weightExact*s.exact[i]
+				sc.reasons = append(sc.reasons, s.label)
+			}
+		}
+		if termWeight > 0 {
+			sc.score += weightTerms * terms / termWeight
+		}
+		if len(matchedTerms) > 0 {
+			sc.reasons = append([]string{"matches: " + strings.Join(matchedTerms, ", ")}, sc.reasons...)
+		}
+		for _, b := range pl.prefs.boosts {
+			if st := d.strength(b.phrases, b.strongOnly); st > 0 {
+				sc.score += b.weight * st
+				sc.reasons = append(sc.reasons, b.label)
+			}
+		}
+		if p, ok := pct[i]; ok {
+			sc.price = *d.c.MinPrice
+			switch level {
+			case "low":
+				sc.score += weightPriceQuery * (1 - p)
+			case "high":
+				sc.score += weightPriceQuery * p
+			}
+			switch pl.prefs.priceLevel {
+			case "low":
+				sc.score += weightPriceValue * (1 - p)
+				if p <= 0.5 {
+					sc.reasons = append(sc.reasons, "profile: "+pl.prefs.valueSaid+" (lower price)")
+				}
+			case "high":
+				sc.score += weightPriceValue * p
+				if p >= 0.5 {
+					sc.reasons = append(sc.reasons, "profile: "+pl.prefs.valueSaid+" (higher price)")
+				}
+			}
+		}
+		out = append(out, sc)
+	}
+	switch pl.u.Sort {
+	case "price_asc", "price_desc":
+		sortByPrice(out, pl.u.Sort == "price_desc")
+	default:
+		out = diversify(out, pl.limit)
+	}
+	if len(out) > pl.limit {
+		out = out[:pl.limit]
+	}
+	for i := range out {
+		out[i].score = math.Round(out[i].score*10000) / 10000
+	}
+	return out, relaxed
+}
+
+func termW(kind string) float64 {
+	if kind == "head" {
+		return 2
+	}
+	return 1
+}
+
+// softConstraints lists the query's soft constraints with each candidate's strength.
+func (pl *plan) softConstraints(docs []*doc) []soft {
+	var out []soft
+	add := func(kind, label string, fn func(d *doc) (float64, float64)) {
+		s := soft{kind: kind, label: label, order: relaxOrder[kind], sat: make([]float64, len(docs)), exact: make([]float64, len(docs))}
+		for i, d := range docs {
+			s.sat[i], s.exact[i] = fn(d)
+		}
+		out = append(out, s)
+	}
+	for _, a := range pl.u.Attributes {
+		label := a.Kind + ": " + a.Said
+		if a.Kind == "color" && a.Said != a.Value {
+			label = "color: " + a.Said + " (" + a.Value + ")"
+		}
+		kind := a.Kind
+		switch kind {
+		case "size":
+			add(kind, label, func(d *doc) (float64, float64) {
+				if d.options[a.Value] {
+					return 1, 0
+				}
+				return 0, 0
+			})
+		default:
+			strongOnly := kind == "color" || kind == "gender" || kind == "age_group"
+			add(kind, label, func(d *doc) (float64, float64) {
+				st := d.strength(a.Phrases, strongOnly)
+				if st == 0 {
+					return 0, 0
+				}
+				return st, d.strength(a.Exact, strongOnly)
+			})
+		}
+	}
+	if len(pl.u.Brands) > 0 {
+		var phrases [][]string
+		var names []string
+		for _, b := range pl.u.Brands {
+			phrases = append(phrases, b.Phrases...)
+			names = append(names, b.Text)
+		}
+		add("brand", "brand: "+strings.Join(names, " or "), func(d *doc) (float64, float64) {
+			return d.strength(phrases, true), 0
+		})
+	}
+	// Modifiers are relaxed before the head, in query order.
+	n := 0
+	for _, t := range pl.u.Terms {
+		kind := "term"
+		if t.Head {
+			kind = "head"
+		}
+		add(kind, "term: "+t.Text, func(d *doc) (float64, float64) { return d.strength(t.Phrases, false), 0 })
+		if kind == "term" {
+			out[len(out)-1].order = relaxOrder["term"]*100 + n
+			n++
+		} else {
+			out[len(out)-1].order = relaxOrder["head"] * 100
+		}
+	}
+	for i := range out {
+		if out[i].kind != "term" && out[i].kind != "head" {
+			out[i].order *= 100
+		}
+	}
+	return out
+}
+
+// pricePercentiles gives each kept, priced candidate its price's rank among them, 0
+// (cheapest) to 1 (dearest).
+func pricePercentiles(docs []*doc, kept []int) map[int]float64 {
+	var priced []int
+	for _, i := range kept {
+		if docs[i].c.MinPrice != nil {
+			priced = append(priced, i)
+		}
+	}
+	sort.SliceStable(priced, func(a, b int) bool { return *docs[priced[a]].c.MinPrice < *docs[priced[b]].c.MinPrice })
+	out := make(map[int]float64, len(priced))
+	for r, i := range priced {
+		if len(priced) == 1 {
+			out[i] = 0.5
+			continue
+		}
+		out[i] = float64(r) / float64(len(priced)-1)
+	}
+	return out
+}
+
+// diversify picks greedily by score minus a penalty for each product already picked from
+// the same vendor (and, less, the same brand): an MMR-like re-ranking, so one store does
+// not fill the first page when others match nearly as well.
+func diversify(in []scored, limit int) []scored {
+	sort.SliceStable(in, func(a, b int) bool { return in[a].score > in[b].score })
+	vendors, brands := map[string]int{}, map[string]int{}
+	out := make([]scored, 0, min(limit, len(in)))
+	used := make([]bool, len(in))
+	for len(out) < limit && len(out) < len(in) {
+		best, bestV := -1, math.Inf(-1)
+		for i, s := range in {
+			if used[i] {
+				continue
+			}
+			v := s.score - penaltyVendor*float64(vendors[s.c.Vendor]) - penaltyBrand*float64(brands[strings.ToLower(s.c.Brand)])
+			if v > bestV {
+				best, bestV = i, v
+			}
+			// Sorted by score: nothing later can beat bestV once its score alone cannot.
+			if s.score <= bestV {
+				break
+			}
+		}
+		used[best] = true
+		vendors[in[best].c.Vendor]++
+		brands[strings.ToLower(in[best].c.Brand)]++
+		out = append(out, in[best])
+	}
+	return out
+}
+
+// sortByPrice orders by price (unpriced last), best score first among equal prices.
+func sortByPrice(s []scored, desc bool) {
+	sort.SliceStable(s, func(a, b int) bool {
+		pa, pb := s[a].c.MinPrice, s[b].c.MinPrice
+		switch {
+		case pa == nil || pb == nil:
+			return pa != nil && pb == nil
+		case *pa != *pb:
+			return (*pa < *pb) != desc
+		}
+		return s[a].score > s[b].score
+	})
+}

@@ -1,0 +1,111 @@
+// Package search answers natural-language product queries over the catalog: it understands
+// the query and the customer profile, retrieves candidates, ranks them, relaxes soft
+// constraints when too few match (never the hard ones), and says why each result is there.
+//
+// A search is an execution (kind agentic_search) with visible steps, or a synchronous call
+// (v1 agentic search, the mini variants, legacy /api/search).
+package search
+
+import (
+	"context"
+
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/core/page"
+)
+
+// MaxMiniResults is the most results a mini search returns.
+const MaxMiniResults = 10
+
+// Request is one search as a client asked it.
+type Request struct {
+	Query string `json:"query"`
+	// Profile is the free-form customer profile (service-interface.md, "Customer profile").
+	Profile map[string]any `json:"customer_profile,omitempty"`
+	extract.Flags
+	// Limit is how many results to keep at most; 0 takes the service default.
+	Limit int `json:"limit,omitempty"`
+}
+
+// Hit is one result: a catalog product, its score and the reasons it was chosen.
+type Hit struct {
+	Product *extract.Stored
+	Score   float64
+	// Reasons name the constraints and profile points the product matched, in words a
+	// client can show ("under $150", "color: not black", "profile: prefers waterproof").
+	Reasons []string
+}
+
+// Answer is what a search found.
+type Answer struct {
+	Hits []Hit
+	// Relaxed lists the soft constraints dropped to find enough results, in the order
+	// they were dropped.
+	Relaxed []string
+}
+
+// Started is the answer to an asynchronous start.
+type Started struct {
+	ExecutionID string
+	CreditsUsed int64
+}
+
+// Filters are the structured filters of legacy /api/search.
+type Filters struct {
+	MinPrice    *float64
+	MaxPrice    *float64
+	Vendor      string
+	Brand       string
+	ProductType string
+	IsAvailable *bool
+	Tags        []string
+}
+
+// API is what the HTTP layer calls. *Service implements it.
+type API interface {
+	// Start begins an asynchronous search (v2) and charges credits.agentic_search.
+	// The execution id is agentic-{uuid}-{unix seconds}.
+	Start(ctx context.Context, organizationID string, req Request) (Started, error)
+	// Get returns a search execution of the organization; failure NotFound otherwise.
+	Get(ctx context.Context, organizationID, id string) (execution.Execution, error)
+	// Results returns a page of a completed search's hits, best first.
+	Results(ctx context.Context, id string, req page.Request) (page.Result[Hit], error)
+	// List returns the organization's searches, newest first.
+	List(ctx context.Context, organizationID string, statuses []execution.Status, limit int) ([]execution.Execution, error)
+	// Cancel stops a pending or running search (failure NotRunning when it has ended).
+	Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error)
+	// Now searches while the caller waits (v1 agentic search), charging
+	// credits.agentic_search; it returns what it charged.
+	Now(ctx context.Context, organizationID string, req Request) (Answer, int64, error)
+	// Mini searches while the caller waits, at most MaxMiniResults results, charging
+	// credits.agentic_search_mini.
+	Mini(ctx context.Context, organizationID string, req Request) (Answer, int64, error)
+	// Filter is legacy /api/search: the query understood as Now does, plus the client's
+	// structured filters (all hard), paged; charges credits.agentic_search.
+	Filter(ctx context.Context, organizationID, query string, f Filters, req page.Request) (page.Result[Hit], int64, error)
+}
+
+// Step names of a search execution, in order.
+const (
+	StepUnderstand = "Understanding query"
+	StepRetrieve   = "Retrieving candidates"
+	StepRank       = "Ranking"
+	StepRelax      = "Relaxing constraints"
+	StepDone       = "Done"
+)
+
+// Progress is the execution's progress document while it runs.
+type Progress struct {
+	CandidatesFound int `json:"candidates_found"`
+	ProductsRanked  int `json:"products_ranked"`
+}
+
+// Result is the execution's result document once it completes. The hits themselves are
+// read with Results.
+type Result struct {
+	ProductsTotal int `json:"products_total"`
+	// Understood is how the query was read (terms, constraints, price bounds, sort), for
+	// clients that want to show it.
+	Understood any      `json:"understood"`
+	Relaxed    []string `json:"relaxed"`
+}

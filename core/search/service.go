@@ -1,0 +1,223 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/page"
+)
+
+// Credits are what searches cost, charged at start.
+type Credits struct {
+	Search int64 // Start, Now, Filter
+	Mini   int64
+}
+
+// Service starts, reads and cancels searches, and searches while the caller waits. It
+// implements API.
+type Service struct {
+	executions execution.Store
+	pipeline   *Pipeline
+	queue      execution.Queue
+	orgs       access.Store
+	credits    Credits
+	now        func() time.Time
+}
+
+var _ API = (*Service)(nil)
+
+// NewService returns a Service. Searches started with it are run by pipeline.Run, which
+// the queue must call for execution.AgenticSearch.
+func NewService(executions execution.Store, pipeline *Pipeline, queue execution.Queue, orgs access.Store, credits Credits) *Service {
+	return &Service{executions: executions, pipeline: pipeline, queue: queue, orgs: orgs, credits: credits, now: time.Now}
+}
+
+// MaxQueryLength bounds a query, in bytes.
+const MaxQueryLength = 1000
+
+func checkQuery(q string, required bool) error {
+	switch {
+	case required && strings.TrimSpace(q) == "":
+		return failure.Missing("query")
+	case len(q) > MaxQueryLength:
+		return failure.OutOfRange("query", "must be at most %d bytes, got %d", MaxQueryLength, len(q))
+	}
+	return nil
+}
+
+func (s *Service) charge(ctx context.Context, organizationID string, credits int64) error {
+	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
+		if errors.Is(err, access.ErrInsufficientCredits) {
+			return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this search costs %d credits, more than the balance", credits)}
+		}
+		return err
+	}
+	return nil
+}
+
+// Start implements API.
+func (s *Service) Start(ctx context.Context, organizationID string, req Request) (Started, error) {
+	if err := checkQuery(req.Query, true); err != nil {
+		return Started{}, err
+	}
+	if req.Limit < 0 {
+		return Started{}, failure.OutOfRange("limit", "must not be negative, got %d", req.Limit)
+	}
+	id := "agentic-" + uuid.NewString() + "-" + strconv.FormatInt(s.now().Unix(), 10)
+	params, err := json.Marshal(req)
+	if err != nil {
+		return Started{}, err
+	}
+	credits := s.credits.Search
+	if err := s.charge(ctx, organizationID, credits); err != nil {
+		return Started{}, err
+	}
+	e := execution.Execution{ID: id, Kind: execution.AgenticSearch, OrganizationID: organizationID, Parameters: params,
+		CreditsUsed: credits, Steps: execution.NewSteps(StepUnderstand, StepRetrieve, StepRank, StepRelax, StepDone)}
+	if err := s.executions.Create(ctx, e); err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return Started{}, err
+	}
+	if err := s.queue.Enqueue(ctx, execution.AgenticSearch, id); err != nil {
+		bg := context.WithoutCancel(ctx)
+		_ = s.orgs.Refund(bg, organizationID, credits)
+		_, _ = s.executions.Cancel(bg, id, organizationID)
+		return Started{}, err
+	}
+	return Started{ExecutionID: id, CreditsUsed: credits}, nil
+}
+
+// Get implements API.
+func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
+	e, err := s.executions.Get(ctx, id, organizationID)
+	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != execution.AgenticSearch) {
+		return execution.Execution{}, failure.NotFoundf("execution %s not found", id)
+	}
+	return e, err
+}
+
+// Results implements API: the page's hits with their products, best first. A product
+// deleted since the search is left out of its page.
+func (s *Service) Results(ctx context.Context, id string, req page.Request) (page.Result[Hit], error) {
+	stored, total, err := s.pipeline.store.Hits(ctx, id, req.Offset(), req.Size)
+	if err != nil {
+		return page.Result[Hit]{}, err
+	}
+	hits, err := s.load(ctx, stored)
+	if err != nil {
+		return page.Result[Hit]{}, err
+	}
+	return page.Result[Hit]{Items: hits, Request: req, TotalItems: total}, nil
+}
+
+func (s *Service) load(ctx context.Context, stored []StoredHit) ([]Hit, error) {
+	ids := make([]string, len(stored))
+	for i, h := range stored {
+		ids[i] = h.ProductID
+	}
+	products, err := s.pipeline.products.Products(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(stored))
+	for _, h := range stored {
+		if p := products[h.ProductID]; p != nil {
+			hits = append(hits, Hit{Product: p, Score: h.Score, Reasons: h.Reasons})
+		}
+	}
+	return hits, nil
+}
+
+// List implements API.
+func (s *Service) List(ctx context.Context, organizationID string, statuses []execution.Status, limit int) ([]execution.Execution, error) {
+	return s.executions.List(ctx, execution.Filter{OrganizationID: organizationID, Kinds: []execution.Kind{execution.AgenticSearch}, Statuses: statuses, Limit: limit})
+}
+
+// Cancel implements API. What the search charged stays charged.
+func (s *Service) Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error) {
+	if _, err := s.Get(ctx, organizationID, id); err != nil {
+		return execution.Execution{}, err
+	}
+	e, err := s.executions.Cancel(ctx, id, organizationID)
+	switch {
+	case errors.Is(err, execution.ErrNotFound):
+		return e, failure.NotFoundf("execution %s not found", id)
+	case errors.Is(err, execution.ErrEnded):
+		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("execution %s has already ended", id)}
+	}
+	return e, err
+}
+
+// Now implements API.
+func (s *Service) Now(ctx context.Context, organizationID string, req Request) (Answer, int64, error) {
+	return s.sync(ctx, organizationID, Query{Request: req}, s.credits.Search)
+}
+
+// Mini implements API.
+func (s *Service) Mini(ctx context.Context, organizationID string, req Request) (Answer, int64, error) {
+	return s.sync(ctx, organizationID, Query{Request: req, Mini: true}, s.credits.Mini)
+}
+
+func (s *Service) sync(ctx context.Context, organizationID string, q Query, credits int64) (Answer, int64, error) {
+	if err := checkQuery(q.Query, true); err != nil {
+		return Answer{}, 0, err
+	}
+	if q.Limit < 0 {
+		return Answer{}, 0, failure.OutOfRange("limit", "must not be negative, got %d", q.Limit)
+	}
+	if err := s.charge(ctx, organizationID, credits); err != nil {
+		return Answer{}, 0, err
+	}
+	out, err := s.pipeline.Search(ctx, q)
+	if err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return Answer{}, 0, err
+	}
+	hits, err := s.load(ctx, out.Hits)
+	if err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return Answer{}, 0, err
+	}
+	return Answer{Hits: hits, Relaxed: out.Relaxed}, credits, nil
+}
+
+// Filter implements API. The query may be empty: then the filters alone select, newest
+// first.
+func (s *Service) Filter(ctx context.Context, organizationID, query string, f Filters, req page.Request) (page.Result[Hit], int64, error) {
+	if err := checkQuery(query, false); err != nil {
+		return page.Result[Hit]{}, 0, err
+	}
+	if f.MinPrice != nil && f.MaxPrice != nil && *f.MinPrice > *f.MaxPrice {
+		return page.Result[Hit]{}, 0, failure.OutOfRange("filters.min_price", "must not exceed filters.max_price")
+	}
+	end := req.Offset() + req.Size
+	if end > MaxPagedResults {
+		return page.Result[Hit]{}, 0, failure.OutOfRange("page", "reaches past the first %d results", MaxPagedResults)
+	}
+	credits := s.credits.Search
+	if err := s.charge(ctx, organizationID, credits); err != nil {
+		return page.Result[Hit]{}, 0, err
+	}
+	out, err := s.pipeline.Search(ctx, Query{Request: Request{Query: query, Limit: MaxPagedResults}, Filters: f, Paged: true})
+	if err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return page.Result[Hit]{}, 0, err
+	}
+	window := out.Hits[min(req.Offset(), len(out.Hits)):min(end, len(out.Hits))]
+	hits, err := s.load(ctx, window)
+	if err != nil {
+		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
+		return page.Result[Hit]{}, 0, err
+	}
+	return page.Result[Hit]{Items: hits, Request: req, TotalItems: len(out.Hits)}, credits, nil
+}
