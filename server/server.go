@@ -15,6 +15,7 @@ import (
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/usage"
 )
 
@@ -34,6 +35,8 @@ type Deps struct {
 	Crawl *crawl.Service
 	// Extract serves the extraction endpoints; nil leaves them out.
 	Extract *extract.Service
+	// Search serves the agentic search endpoints and legacy /api/search; nil leaves them out.
+	Search search.API
 	// Usage answers the usage endpoints; nil when no ClickHouse is configured.
 	Usage *usage.Service
 	// Recorder receives one event per authenticated call; nil turns metering off.
@@ -60,6 +63,7 @@ type Server struct {
 	catalog  *catalog.Service
 	crawl    *crawl.Service
 	extract  *extract.Service
+	search   search.API
 	usage    *usage.Service
 	recorder usage.Recorder
 	checks   []Check
@@ -76,7 +80,7 @@ func New(deps Deps, opts Options) *Server {
 		deps.Logger = slog.Default()
 	}
 	s := &Server{
-		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, usage: deps.Usage, recorder: deps.Recorder,
+		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, search: deps.Search, usage: deps.Usage, recorder: deps.Recorder,
 		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
 	}
 	s.app = fiber.New(fiber.Config{
@@ -141,6 +145,17 @@ func (s *Server) routes(opts Options) {
 		v2.Delete("/extract/:execution_id", s.extractCancel(execution.Extract))
 		legacy.Post("/product", s.legacyProduct)
 		legacy.Post("/products", s.legacyProducts)
+	}
+	if s.search != nil {
+		v1.Post("/agentic-search", s.searchNow)
+		v1.Post("/agentic-search-mini", s.miniV1)
+		v2.Post("/agentic-search", s.searchStart)
+		v2.Get("/agentic-search", s.searchList)
+		v2.Get("/agentic-search/:execution_id", s.searchStatus)
+		v2.Delete("/agentic-search/:execution_id", s.searchCancel)
+		v2.Post("/agentic-search-mini", s.miniV2)
+		legacy.Post("/agentic-search-mini", s.miniV1)
+		legacy.Post("/search", s.legacySearch)
 	}
 	legacy.Get("/vendors", s.legacyVendors)
 	legacy.Get("/usage", s.legacyUsage)

@@ -110,7 +110,7 @@ func (s *services) api(eng *engine) *server.Server {
 		}}},
 	}
 	if eng != nil {
-		deps.Crawl, deps.Extract = eng.crawl, eng.extract
+		deps.Crawl, deps.Extract, deps.Search = eng.crawl, eng.extract, eng.search
 	}
 	if s.metering != nil {
 		deps.Usage = usage.NewService(s.metering.reader)
