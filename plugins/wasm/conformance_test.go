@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,33 @@ func TestRunawayLoopIsStoppedWithinItsDeadline(t *testing.T) {
 			}
 			if elapsed := time.Since(start); elapsed > time.Second {
 				t.Fatalf("runaway call took %v, deadline 200ms", elapsed)
+			}
+			mustExtractOK(t, m)
+		})
+	}
+}
+
+// Compiled guest code has no preemption points: a garbage collection that starts while a
+// guest spins must still end, or it stops every goroutine of the server, the deadline's
+// timer included. A regression here hangs the test binary until go test kills it.
+func TestRunawayLoopIsStoppedWhileTheCollectorRuns(t *testing.T) {
+	for name, mode := range map[string]wasm.Interrupt{"instrumented": wasm.InterruptInstrumented, "context": wasm.InterruptContext} {
+		t.Run(name, func(t *testing.T) {
+			m := loadGuest(t, wasm.Config{PoolSize: 1, CallTimeout: 300 * time.Millisecond, Interrupt: mode})
+			collected := make(chan struct{})
+			go func() {
+				defer close(collected)
+				time.Sleep(50 * time.Millisecond) // the guest is spinning by now
+				runtime.GC()
+			}()
+			start := time.Now()
+			_, err := extract(m, "spin")
+			if err == nil || !strings.Contains(err.Error(), "deadline") {
+				t.Fatalf("err = %v, want a deadline error", err)
+			}
+			<-collected
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Fatalf("runaway call took %v, deadline 300ms", elapsed)
 			}
 			mustExtractOK(t, m)
 		})

@@ -16,10 +16,17 @@ const interruptExport = "stockroom_host_interrupt"
 var errUninstrumentable = errors.New("module cannot be instrumented")
 
 // instrument returns a copy of the module bin with an exported mutable i32 global,
-// interruptExport, and at the head of every loop a check that traps when the global is not
-// zero. Setting the global from another goroutine stops the guest at its next loop
-// iteration, at the cost of one load and one branch per iteration: an order of magnitude
-// cheaper than wazero's context checks, which call out of the guest at every loop header.
+// interruptExport, and at the head of every loop a countdown: every yieldEvery iterations
+// the guest runs `memory.grow 0`, which wazero serves in Go, and then traps if the global
+// is not zero. Setting the global from another goroutine stops the guest within
+// yieldEvery loop iterations, for a few register operations per iteration: an order of
+// magnitude cheaper than wazero's context checks, which call out of the guest at every
+// loop head.
+//
+// The trip into Go is what keeps the process alive: compiled guest code has no
+// preemption points, so a garbage collection that starts while a guest spins waits for it
+// to leave; without the trip, it waited forever and with it every goroutine of the server,
+// including the timer that raises the flag (RATIONALE.md, "Stopping a runaway guest").
 func instrument(bin []byte) ([]byte, error) {
 	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
 		return nil, errors.New("not a WebAssembly module")
@@ -40,16 +47,18 @@ func instrument(bin []byte) ([]byte, error) {
 		sections = append(sections, section{id, body})
 	}
 
-	importedGlobals, definedGlobals := uint32(0), uint32(0)
-	hasGlobal, hasExport := false, false
+	var imports imported
+	definedGlobals := uint32(0)
+	hasGlobal, hasExport, hasMemory := false, false, false
 	for _, s := range sections {
 		switch s.id {
 		case 2:
-			n, err := countImportedGlobals(s.body)
-			if err != nil {
+			var err error
+			if imports, err = scanImports(s.body); err != nil {
 				return nil, err
 			}
-			importedGlobals = n
+		case 5:
+			hasMemory = (&reader{b: s.body}).u32() > 0
 		case 6:
 			hasGlobal = true
 			definedGlobals = (&reader{b: s.body}).u32()
@@ -62,10 +71,14 @@ func instrument(bin []byte) ([]byte, error) {
 	if !hasExport {
 		return nil, fmt.Errorf("%w: no export section", errUninstrumentable)
 	}
-	global := importedGlobals + definedGlobals
-	// The check: global.get $interrupt; if; unreachable; end.
-	check := append(append([]byte{0x23}, uleb(global)...), 0x04, 0x40, 0x00, 0x0b)
-	newGlobal := []byte{0x7f, 0x01, 0x41, 0x00, 0x0b} // mutable i32 = 0
+	if !hasMemory && imports.memories == 0 {
+		return nil, fmt.Errorf("%w: no memory to grow", errUninstrumentable)
+	}
+	interrupt := imports.globals + definedGlobals
+	budget := interrupt + 1
+	check := loopCheck(interrupt, budget)
+	// Two mutable i32 globals: the interrupt flag (0) and the countdown (yieldEvery).
+	newGlobals := append([]byte{0x7f, 0x01, 0x41, 0x00, 0x0b, 0x7f, 0x01, 0x41}, append(sleb(yieldEvery), 0x0b)...)
 
 	out := append([]byte(nil), bin[:8]...)
 	emit := func(id byte, body []byte) {
@@ -78,10 +91,10 @@ func instrument(bin []byte) ([]byte, error) {
 		case 6:
 			r := reader{b: s.body}
 			n := r.u32()
-			emit(6, append(append(uleb(n+1), s.body[r.pos:]...), newGlobal...))
+			emit(6, append(append(uleb(n+2), s.body[r.pos:]...), newGlobals...))
 		case 7:
 			if !hasGlobal {
-				emit(6, append(uleb(1), newGlobal...))
+				emit(6, append(uleb(2), newGlobals...))
 			}
 			r := reader{b: s.body}
 			n := r.u32()
@@ -89,7 +102,7 @@ func instrument(bin []byte) ([]byte, error) {
 			body = append(body, byte(len(interruptExport)))
 			body = append(body, interruptExport...)
 			body = append(body, 0x03)
-			emit(7, append(body, uleb(global)...))
+			emit(7, append(body, uleb(interrupt)...))
 		case 10:
 			body, err := instrumentCode(s.body, check)
 			if err != nil {
@@ -103,10 +116,43 @@ func instrument(bin []byte) ([]byte, error) {
 	return out, nil
 }
 
-func countImportedGlobals(body []byte) (uint32, error) {
+// yieldEvery is how many loop iterations a guest runs between two trips into Go (and
+// checks of the interrupt flag): a few microseconds of a tight loop.
+const yieldEvery = 4096
+
+// loopCheck is the code added at every loop head:
+//
+//	budget -= 1
+//	if budget == 0 {
+//		budget = yieldEvery
+//		drop(memory.grow(0))  // into Go: a preemption point
+//		if interrupt { unreachable }
+//	}
+func loopCheck(interrupt, budget uint32) []byte {
+	get := func(g uint32) []byte { return append([]byte{0x23}, uleb(g)...) }
+	set := func(g uint32) []byte { return append([]byte{0x24}, uleb(g)...) }
+	var c []byte
+	c = append(c, get(budget)...)
+	c = append(c, 0x41, 0x01, 0x6b) // i32.const 1; i32.sub
+	c = append(c, set(budget)...)
+	c = append(c, get(budget)...)
+	c = append(c, 0x45, 0x04, 0x40) // i32.eqz; if
+	c = append(c, 0x41)
+	c = append(c, sleb(yieldEvery)...)
+	c = append(c, set(budget)...)
+	c = append(c, 0x41, 0x00, 0x40, 0x00, 0x1a) // i32.const 0; memory.grow 0; drop
+	c = append(c, get(interrupt)...)
+	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if; unreachable; end
+	return append(c, 0x0b)                // end
+}
+
+// imported counts the globals and memories a module imports.
+type imported struct{ globals, memories uint32 }
+
+func scanImports(body []byte) (imported, error) {
 	r := reader{b: body}
 	n := r.u32()
-	var globals uint32
+	var im imported
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		r.bytes(int(r.u32())) // module
 		r.bytes(int(r.u32())) // name
@@ -118,15 +164,16 @@ func countImportedGlobals(body []byte) (uint32, error) {
 			r.limits()
 		case 0x02: // memory
 			r.limits()
+			im.memories++
 		case 0x03: // global
 			r.byte()
 			r.byte()
-			globals++
+			im.globals++
 		default:
-			return 0, fmt.Errorf("%w: import kind %#x", errUninstrumentable, kind)
+			return im, fmt.Errorf("%w: import kind %#x", errUninstrumentable, kind)
 		}
 	}
-	return globals, r.err
+	return im, r.err
 }
 
 func instrumentCode(body []byte, check []byte) ([]byte, error) {
@@ -296,3 +343,14 @@ func (r *reader) blockType() {
 }
 
 func uleb(v uint32) []byte { return binary.AppendUvarint(nil, uint64(v)) }
+
+// sleb encodes a non-negative i32 immediate (signed LEB128).
+func sleb(v uint32) []byte {
+	out := uleb(v)
+	if out[len(out)-1]&0x40 != 0 {
+		// The sign bit of the last group is set: mark the number positive with one more group.
+		out[len(out)-1] |= 0x80
+		out = append(out, 0x00)
+	}
+	return out
+}
