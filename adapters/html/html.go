@@ -2,12 +2,12 @@
 // of pages with little structured data (OpenGraph and product meta tags, itemprop
 // attributes, the page heading). It runs after the platform and JSON-LD adapters and only
 // fills their gaps.
-//
-// This is the first cut; displayed prices near the buy button, availability phrases in
-// several languages, breadcrumbs and category tiles come next.
+// When the markup says little, it reads the page as a shopper does (signals.go): the
+// displayed price after the title, the stock line, the buy button, a labelled SKU.
 package html
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -45,7 +45,14 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	if amount == "" {
 		amount = itemprop("price")
 	}
-	if ogType != "product" && ogType != "og:product" && amount == "" {
+	buy, unbuyable := buyControls(root)
+	schema, offered := schemaProduct(page)
+	stockIn, stockSaid := stockLine(root)
+	sku := cmp.Or(itemprop("sku"), meta("product:retailer_item_id", "product:sku"), labelledSKU(root))
+	// A product page has product markup, or a title and one purchase (a listing page has
+	// a buy button per tile), or a stock line and a product code.
+	single := buy+unbuyable > 0 && buy+unbuyable <= 3 && root.FindOne("//h1").Exists()
+	if ogType != "product" && ogType != "og:product" && amount == "" && !schema && !single && !(stockSaid && sku != "") {
 		return nil, sdk.NonProduct("no product markup")
 	}
 	p := &sdk.Product{}
@@ -64,11 +71,25 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		u = c.Resolve(u)
 		p.CanonicalURL = &u
 	}
-	if f, ok := parsePrice(amount); ok {
-		p.Price = &sdk.Price{Current: f, Currency: strings.ToUpper(meta("product:price:currency", "og:price:currency"))}
+	currency := strings.ToUpper(meta("product:price:currency", "og:price:currency"))
+	if f, ok := sdk.ParsePrice(amount); ok {
+		p.Price = &sdk.Price{Current: f, Currency: currency}
+	} else if f, cur, ok := displayedPrice(root); ok {
+		p.Price = &sdk.Price{Current: f, Currency: cmp.Or(currency, cur)}
+	}
+	if sku != "" {
+		p.SKU = &sku
 	}
 	switch a := strings.ToLower(meta("product:availability", "og:availability")); {
 	case a == "":
+		if stockSaid {
+			p.IsAvailable = &stockIn
+		} else if buy > 0 || p.Price != nil || offered {
+			// Nothing says otherwise, and the product can be put in a cart or has a price
+			// on offer: a shop shows a price for what it sells.
+			t := true
+			p.IsAvailable = &t
+		}
 	case strings.Contains(a, "out") || strings.Contains(a, "oos"):
 		f := false
 		p.IsAvailable = &f
@@ -83,45 +104,4 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		}
 	}
 	return p, nil
-}
-
-// parsePrice reads "19.90", "19,90", "1,299.00" and "1.299,00".
-func parsePrice(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, false
-	}
-	lastDot, lastComma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
-	switch {
-	case lastComma > lastDot && len(s)-lastComma-1 != 3:
-		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
-	default:
-		s = strings.ReplaceAll(s, ",", "")
-	}
-	var f float64
-	var frac float64 = 0
-	seenDot, digits := false, 0
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			digits++
-			if seenDot {
-				frac++
-				f += float64(r-'0') / pow10(frac)
-			} else {
-				f = f*10 + float64(r-'0')
-			}
-		case r == '.' && !seenDot:
-			seenDot = true
-		}
-	}
-	return f, digits > 0
-}
-
-func pow10(n float64) float64 {
-	p := 1.0
-	for ; n > 0; n-- {
-		p *= 10
-	}
-	return p
 }

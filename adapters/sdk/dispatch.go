@@ -14,6 +14,7 @@ type backend interface {
 	parse(doc int, k parseKind) uint32
 	queryAll(node uint32, expr string) []uint32
 	query(node uint32, expr string) uint32
+	queryWords(node uint32, kind wordsKind, words string) []uint32
 	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
 	get(v uint32, path string) uint32
 	kind(v uint32) Kind
@@ -32,6 +33,14 @@ const (
 	parseJSON
 	parseJSONLD
 	parseMicrodata // ABI 1.1
+)
+
+// wordsKind is an ABI value: see ABI.md, query_words (ABI 1.1).
+type wordsKind uint32
+
+const (
+	wordsClass wordsKind = iota
+	wordsLabel
 )
 
 type nodeWhat uint32

@@ -90,6 +90,9 @@ func hostQueryOne(node uint32, expr unsafe.Pointer, exprLen uint32) int32
 //go:wasmimport stockroom query_all
 func hostQueryAll(node uint32, expr unsafe.Pointer, exprLen uint32, out unsafe.Pointer, capacity uint32) int32
 
+//go:wasmimport stockroom query_words
+func hostQueryWords(node, kind uint32, words unsafe.Pointer, wordsLen uint32, out unsafe.Pointer, capacity uint32) int32
+
 //go:wasmimport stockroom node_string
 func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
 
@@ -204,6 +207,12 @@ func (guest) parse(doc int, k parseKind) uint32 {
 
 func (guest) queryAll(node uint32, expr string) []uint32 {
 	n := hostQueryAll(node, strPtr(expr), uint32(len(expr)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	b, _ := bytesResult(n, len(scratch))
+	return handles(b)
+}
+
+func (guest) queryWords(node uint32, kind wordsKind, words string) []uint32 {
+	n := hostQueryWords(node, uint32(kind), strPtr(words), uint32(len(words)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
 	b, _ := bytesResult(n, len(scratch))
 	return handles(b)
 }

@@ -130,6 +130,16 @@ func (b nativeBackend) queryAll(node uint32, expr string) []uint32 {
 	return out
 }
 
+func (b nativeBackend) queryWords(node uint32, kind wordsKind, words string) []uint32 {
+	hs, err := b.s.FindWords(document.Node(node), document.WordsKind(kind), strings.Split(words, "\n"), nil)
+	check(err)
+	out := make([]uint32, len(hs))
+	for i, h := range hs {
+		out[i] = uint32(h)
+	}
+	return out
+}
+
 func (b nativeBackend) query(node uint32, expr string) uint32 {
 	h, err := b.s.Query(document.Node(node), expr)
 	check(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -166,6 +167,20 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
 		}
 		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
+	})
+	def("query_words", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		words := strings.Split(string(read(m, s[2], s[3])), "\n")
+		hs, err := st.session.FindWords(document.Node(uint32(s[0])), document.WordsKind(uint32(s[1])), words, st.handles[:0])
+		st.handles = hs
+		if err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.buf = st.buf[:0]
+		for _, h := range hs {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
+		}
+		s[0] = st.result(m, s[4], uint64(uint32(s[5])), st.buf)
 	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		n := document.Node(uint32(s[0]))
