@@ -11,7 +11,7 @@ BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
 # The built-in adapters' WebAssembly guests (target `wasm`).
 include adapters/adapters.mk
 
-.PHONY: build run test bench vet clean
+.PHONY: build run test bench eval vet clean
 
 build: wasm
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/stockroom
@@ -31,5 +31,10 @@ bench: build
 	./$(BIN) local exec --data .data/bench -- $(GO) test $(BENCHFLAGS) ./...
 	cd bench && ../$(BIN) local exec --data ../.data/bench -- $(GO) test $(BENCHFLAGS) -benchtime 1x ./...
 
+# Search quality: the labelled set of evaluation/queries.json, engine and full-text
+# baseline side by side (nDCG@10, MRR, hard-constraint violations).
+eval: build
+	./$(BIN) local exec --data .data/eval -- $(GO) test -count=1 -timeout 30m -run TestEvalFull -v ./evaluation -args -eval
+
 clean:
-	rm -rf bin .data/test .data/bench
+	rm -rf bin .data/test .data/bench .data/eval
