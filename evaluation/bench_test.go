@@ -1,0 +1,131 @@
+package evaluation
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/search"
+	"github.com/stockroom/stockroom/storage/jobs"
+	"github.com/stockroom/stockroom/storage/postgres"
+)
+
+// BenchmarkSearch100k measures search over 100,000 demo products bulk-loaded with COPY:
+// mini searches from 20 concurrent clients (p50, p99) and the time from the start of an
+// asynchronous search to its completion, through the real River queue.
+func BenchmarkSearch100k(b *testing.B) {
+	ctx := context.Background()
+	pool := migrated(b)
+	start := time.Now()
+	if err := CopyDemo(ctx, pool, 100_000); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "VACUUM ANALYZE products"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded 100,000 products in %s", time.Since(start).Round(time.Millisecond))
+
+	executions := postgres.NewExecutionStore(pool)
+	runner := execution.NewRunner(executions, execution.RunnerOptions{})
+	pipeline := search.NewPipeline(postgres.NewSearchStore(pool), postgres.NewExtractStore(pool), executions, runner, search.PipelineOptions{})
+	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{execution.AgenticSearch: pipeline.Run}, jobs.Options{Workers: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := queue.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer queue.Stop(ctx)
+	org, err := postgres.NewAccessStore(pool).CreateOrganization(ctx, "bench", 1<<50, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := search.NewService(executions, pipeline, queue, postgres.NewAccessStore(pool), search.Credits{Search: 25, Mini: 5})
+	cases, err := LoadCases("queries.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The first search loads the catalog vocabulary; it is not what clients wait for after.
+	if _, _, err := svc.Mini(ctx, org.ID, search.Request{Query: "warm up"}); err != nil {
+		b.Fatal(err)
+	}
+
+	b.Run("mini-20-clients", func(b *testing.B) {
+		const clients = 20
+		latencies := make([]time.Duration, b.N)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, clients)
+		b.ResetTimer()
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= b.N {
+						return
+					}
+					c := cases[i%len(cases)]
+					t0 := time.Now()
+					if _, _, err := svc.Mini(ctx, org.ID, search.Request{Query: c.Query, Profile: c.Profile}); err != nil {
+						errs <- err
+						return
+					}
+					latencies[i] = time.Since(t0)
+				}
+			}()
+		}
+		wg.Wait()
+		b.StopTimer()
+		close(errs)
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+		p50, p99 := percentiles(latencies)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	})
+
+	b.Run("async-complete", func(b *testing.B) {
+		latencies := make([]time.Duration, b.N)
+		for i := range b.N {
+			c := cases[i%len(cases)]
+			t0 := time.Now()
+			started, err := svc.Start(ctx, org.ID, search.Request{Query: c.Query, Profile: c.Profile})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				e, err := svc.Get(ctx, org.ID, started.ExecutionID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if e.Status.Ended() {
+					if e.Status != execution.Completed {
+						b.Fatalf("search %s: %s", e.ID, e.Error)
+					}
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			latencies[i] = time.Since(t0)
+		}
+		p50, p99 := percentiles(latencies)
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	})
+}
+
+func percentiles(d []time.Duration) (p50, p99 time.Duration) {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+	if len(s) == 0 {
+		return 0, 0
+	}
+	return s[len(s)/2], s[min(len(s)-1, len(s)*99/100)]
+}
