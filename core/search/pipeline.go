@@ -25,7 +25,7 @@ type PipelineOptions struct {
 	MinResults int
 	// Candidates is how many products retrieval hands to ranking. Default 300.
 	Candidates int
-	// MiniCandidates is the same for mini searches, which trade depth for speed. Default 120.
+	// MiniCandidates is the same for mini searches, which trade depth for speed. Default 80.
 	MiniCandidates int
 	// VocabularyTTL is how long the catalog vocabulary (for spelling and brands) is
 	// reused; an older one is refreshed in the background. Default 5m.
@@ -50,7 +50,7 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 		o.Candidates = 300
 	}
 	if o.MiniCandidates <= 0 {
-		o.MiniCandidates = 120
+		o.MiniCandidates = 80
 	}
 	if o.VocabularyTTL <= 0 {
 		o.VocabularyTTL = 5 * time.Minute
@@ -281,7 +281,10 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	if err != nil {
 		return nil, fmt.Errorf("retrieve candidates: %w", err)
 	}
-	if len(cands) >= pool || base.Rank == "" || first.Match == base.Rank && len(pl.u.Corrections) == 0 && len(pl.u.Terms) == 0 {
+	// A second, broader query costs as much as the first: it is asked only when the head
+	// term alone leaves ranking too little to choose from (or relax into).
+	enough := min(pool, 2*max(pl.limit, pl.target))
+	if len(cands) >= enough || base.Rank == "" || first.Match == base.Rank && len(pl.u.Corrections) == 0 && len(pl.u.Terms) == 0 {
 		return cands, nil
 	}
 	more := base
@@ -295,7 +298,17 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	if err != nil {
 		return nil, fmt.Errorf("retrieve more candidates: %w", err)
 	}
-	return append(cands, extra...), nil
+	seen := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		seen[c.ID] = true
+	}
+	for _, c := range extra {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			cands = append(cands, c)
+		}
+	}
+	return cands, nil
 }
 
 func termsText(ts []Term) string {

@@ -97,7 +97,10 @@ func (p *parser) readProfile(m map[string]any) preferences {
 	if env := str(m, "usage_context", "environment"); env != "" {
 		ws := []string{env}
 		for _, w := range words(env) {
-			ws = append(ws, environments[stem(w)]...)
+			// "rainy" and "snowy" mean what "rain" and "snow" do.
+			if _, ok := environments[w]; !ok && strings.HasSuffix(w, "y") {
+				w = strings.TrimSuffix(w, "y")
+			}
 			ws = append(ws, environments[w]...)
 		}
 		pr.boosts = append(pr.boosts, p.wordBoost("profile: "+env+" environment", ws, "", 0.3))

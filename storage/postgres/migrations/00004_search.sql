@@ -55,6 +55,8 @@ ALTER TABLE products
 CREATE INDEX products_search_doc ON products USING gin (search_doc);
 CREATE INDEX products_search_title_trgm ON products USING gin (search_title gin_trgm_ops);
 CREATE INDEX products_search_brand ON products (search_brand);
+-- A search without words (legacy /api/search with filters only) lists the newest first.
+CREATE INDEX products_search_recent ON products (updated_at DESC, id);
 
 -- The ranked hits of a completed search execution, best first, for paging.
 CREATE TABLE search_hits (
@@ -68,6 +70,7 @@ CREATE TABLE search_hits (
 
 -- +goose Down
 DROP TABLE search_hits;
+DROP INDEX products_search_recent;
 DROP INDEX products_search_brand;
 DROP INDEX products_search_title_trgm;
 DROP INDEX products_search_doc;
