@@ -48,10 +48,13 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	buy, unbuyable := buyControls(root)
 	schema, offered := schemaProduct(page)
 	stockIn, stockSaid := stockLine(root)
-	sku := cmp.Or(itemprop("sku"), meta("product:retailer_item_id", "product:sku"), labelledSKU(root))
-	// A product page has product markup, or a title and one purchase (a listing page has
-	// a buy button per tile), or a stock line and a product code.
+	sku := cmp.Or(itemprop("sku"), meta("product:retailer_item_id", "product:sku"), sdk.DisplayedSKU(root))
+	// A product page has product markup, or a title with one purchase or one price by it
+	// (a listing page has a buy button and a price per tile), or a stock line and a
+	// product code.
 	single := buy+unbuyable > 0 && buy+unbuyable <= 3 && root.FindOne("//h1").Exists()
+	price, priced := displayedPrice(root)
+	single = single || priced && price.alone()
 	if ogType != "product" && ogType != "og:product" && amount == "" && !schema && !single && !(stockSaid && sku != "") {
 		return nil, sdk.NonProduct("no product markup")
 	}
@@ -74,8 +77,10 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	currency := strings.ToUpper(meta("product:price:currency", "og:price:currency"))
 	if f, ok := sdk.ParsePrice(amount); ok {
 		p.Price = &sdk.Price{Current: f, Currency: currency}
-	} else if f, cur, ok := displayedPrice(root); ok {
-		p.Price = &sdk.Price{Current: f, Currency: cmp.Or(currency, cur)}
+	} else if priced && !(stockSaid && !stockIn) {
+		// (A sold-out product's page shows other offers' and related products' prices, not
+		// its own.)
+		p.Price = &sdk.Price{Current: price.amount, Currency: cmp.Or(currency, price.currency)}
 	}
 	if sku != "" {
 		p.SKU = &sku

@@ -2,7 +2,6 @@ package html
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
@@ -19,7 +18,7 @@ var buyWords = []string{
 	"in den warenkorb", "in den einkaufswagen", "jetzt kaufen", "warenkorb", "ajouter au panier", "acheter", "añadir al carrito",
 	"agregar al carrito", "añadir a la cesta", "comprar", "aggiungi al carrello", "acquista", "do koszyka", "kup teraz",
 	"в корзину", "купить", "adicionar ao carrinho", "in winkelwagen", "bestellen", "lägg i varukorgen", "læg i kurv", "legg i handlekurv",
-	"kosárba", "do košíku", "do košarice", "v košarico", "sepete ekle", "lisää ostoskoriin", "į krepšelį", "ielikt grozā", "в кошик",
+	"kosárba", "do košíku", "do košíka", "kúpiť", "我要購買", "do košarice", "v košarico", "sepete ekle", "lisää ostoskoriin", "į krepšelį", "ielikt grozā", "в кошик",
 	"加入購物車", "加入购物车", "立即購買", "カートに入れる", "장바구니", "أضف إلى",
 }
 
@@ -110,70 +109,31 @@ func stockLine(root sdk.Node) (in, ok bool) {
 			return true, true
 		}
 	}
+	// A labelled stock line: "Availability: In stock", "Verfügbarkeit: sofort lieferbar".
+	for i, n := range root.FindLabels(stockLabels...) {
+		if i >= 10 {
+			break
+		}
+		t := strings.ToLower(n.Text())
+		if _, v, found := strings.Cut(t, ":"); found && strings.TrimSpace(v) != "" {
+			t = v
+		} else {
+			t = strings.ToLower(n.TextOf("following::text()[normalize-space(.)][1]"))
+		}
+		if containsAny(t, outWords) {
+			return false, true
+		}
+		if containsAny(t, inWords) {
+			return true, true
+		}
+	}
 	return false, false
 }
 
-// skuLabels start the text a store puts before a product's code; matched in lower case at
-// the start of a short text.
-var skuLabels = []string{
-	"sku", "ebay item number", "item number", "numero oggetto", "item no", "item #", "item code", "article number", "article no",
-	"art.-nr", "art.nr", "art. nr", "artikelnummer", "artikel-nr", "artikelnr", "artikel nr", "bestellnummer", "product code",
-	"product number", "product no", "product id", "productcode", "part number", "asin", "référence", "reference", "réf", "ref.",
-	"código", "codigo", "cód.", "cod.", "codice articolo", "codice prodotto", "codice", "kod produktu", "kod towaru", "numer katalogowy",
-	"indeks", "šifra", "sifra", "katalógové číslo", "kód produktu", "kód", "cikkszám", "термін", "код товара", "артикул",
-	"varenummer", "varenr", "tuotenumero", "ürün kodu", "stock code", "catalog number", "cat. no", "商品編號", "商品编号", "型番",
-}
-
-// labelledSKU finds a code written after one of skuLabels: in the same text ("SKU: 123")
-// or in the next text of the page (a definition list or a table row).
-func labelledSKU(root sdk.Node) string {
-	for i, n := range root.FindLabels(skuLabels...) {
-		if i >= 20 {
-			break
-		}
-		t := invisible.Replace(n.Text())
-		low := strings.ToLower(t)
-		label := ""
-		for _, l := range skuLabels {
-			if strings.HasPrefix(low, l) && len(l) > len(label) {
-				label = l
-			}
-		}
-		rest := strings.TrimLeft(t[len(label):], " :#.-\u00a0")
-		if len(label) > 0 && len(rest) > 0 && unicode.IsLetter(rune(rest[0])) && !strings.ContainsAny(t[len(label):len(label)+1], " :#.\u00a0") {
-			// "skuId", "references": the label is part of a longer word.
-			continue
-		}
-		if code := skuCode(rest); code != "" {
-			return code
-		}
-		if rest != "" {
-			continue
-		}
-		if code := skuCode(invisible.Replace(n.TextOf("following::text()[normalize-space(.)][1]"))); code != "" {
-			return code
-		}
-	}
-	return ""
-}
-
-// invisible drops the format characters pages put between a label and its colon.
-var invisible = strings.NewReplacer("\u200e", "", "\u200f", "", "\u200b", "", "\ufeff", "", "\u2060", "")
-
-// skuCode returns s when it looks like a product code: one word of 3 to 40 letters, digits
-// and - _ / . with at least one digit.
-func skuCode(s string) string {
-	s = strings.Trim(strings.TrimSpace(s), ".,;:)(")
-	if len(s) < 3 || len(s) > 40 || !strings.ContainsAny(s, "0123456789") {
-		return ""
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_/.", r) {
-			return ""
-		}
-	}
-	return s
-}
+// stockLabels start a labelled stock line.
+var stockLabels = []string{"availability", "in stock", "stock", "verfügbarkeit", "lieferstatus", "lagerstatus", "disponibilité",
+	"disponibilidad", "disponibilità", "disponibilidade", "dostępność", "dostupnost", "dostupnosť", "razpoložljivost", "raspoloživost",
+	"elérhetőség", "наличие", "наявність", "beschikbaarheid", "voorraad", "saatavuus", "lagerstatus", "stok durumu", "在庫"}
 
 // priceHints are id and class words of the shown price's element; priceNots those of
 // prices that are not the one to pay (struck-out, per unit, savings, shipping).
@@ -181,28 +141,39 @@ var priceNots = []string{"old", "was", "strike", "regular", "list", "compare", "
 	"discount", "unit", "per-", "shipping", "delivery", "range", "from", "instal", "month", "crossed", "rrp", "uvp", "msrp", "vat-excl", "excl"}
 
 // displayedPrice finds the price a shopper sees: the innermost element whose id or class
-// says price, after the page heading, not struck out and not a price of another kind,
-// whose short text holds an amount. The first such element after the h1 is the one next to
-// the product's title and buy button; related products come later.
-func displayedPrice(root sdk.Node) (float64, string, bool) {
+// says price, not struck out and not a price of another kind, whose short text holds an
+// amount, in the smallest block around the page's title (its first non-empty h1) that
+// has one.
+func displayedPrice(root sdk.Node) (shown, bool) {
 	// The smallest block around the title that shows a price holds the product's own: a
-	// related product's price sits further out.
-	scope := root.FindOne("//h1")
+	// related product's price sits further out. Without a title to anchor on, the first
+	// price of a page is as likely a mini-cart's or a banner's as the product's: no guess.
+	scope := root.FindOne("(//h1[normalize-space()])[1]")
 	for level := 0; scope.Exists(); level++ {
 		if f, cur, ok := firstPrice(scope); ok {
-			return f, cur, true
-		}
-		if level >= 8 {
-			break
+			return shown{amount: f, currency: cur, level: level, prices: pricesUnder(scope)}, true
 		}
 		scope = scope.FindOne("..")
 	}
-	return firstPrice(root)
+	return shown{}, false
 }
+
+// shown is a displayed price: its amount and currency, how many levels above the title
+// the block holding it is, and how many prices that block shows.
+type shown struct {
+	amount   float64
+	currency string
+	level    int
+	prices   int
+}
+
+// alone reports whether the price sits right by the title, on its own: a product's
+// heading block, not a listing's grid of tiles.
+func (s shown) alone() bool { return s.level <= 3 && s.prices <= 2 }
 
 // firstPrice returns the first shown price under scope, in document order.
 func firstPrice(scope sdk.Node) (float64, string, bool) {
-	for i, n := range scope.FindClass("price") {
+	for i, n := range scope.FindClass(priceWords...) {
 		if i >= 60 {
 			break
 		}
@@ -214,8 +185,12 @@ func firstPrice(scope sdk.Node) (float64, string, bool) {
 		if t == "" || len(t) > 40 || strings.Contains(t, "%") {
 			continue
 		}
-		if len(n.FindClass("price")) > 1 || n.FindOne("ancestor-or-self::*[self::del or self::s or self::strike]").Exists() {
+		if pricesUnder(n) > 1 || n.FindOne("ancestor-or-self::*[self::del or self::s or self::strike]").Exists() {
 			// A container of several prices, or a struck-out one.
+			continue
+		}
+		if around := strings.ToLower(n.FindOne("..").Text()); len(around) < 80 && containsAny(around, netWords) {
+			// A price before tax, shown next to the one to pay.
 			continue
 		}
 		if f, ok := sdk.ParsePrice(t); ok && f > 0 {
@@ -224,6 +199,26 @@ func firstPrice(scope sdk.Node) (float64, string, bool) {
 	}
 	return 0, "", false
 }
+
+// pricesUnder counts the price elements with text under n, n included.
+func pricesUnder(n sdk.Node) int {
+	count := 0
+	for _, m := range n.FindClass(priceWords...) {
+		if m.Text() != "" {
+			count++
+		}
+	}
+	return count
+}
+
+// priceWords mark a price's element in its id or class, in the languages stores write
+// their markup in.
+var priceWords = []string{"price", "preis", "prix", "prezzo", "precio", "preco", "preço", "cena", "cijena", "prijs", "pris", "hinta",
+	"fiyat", "цена", "ціна"}
+
+// netWords say a price is before tax.
+var netWords = []string{"excl", "without tax", "before tax", "ex vat", "ex. vat", "+ vat", "netto", "ohne mwst", "zzgl", "hors taxe",
+	"sans tva", " ht", "sin iva", "senza iva", "bez dph", "bez vat", "brez ddv", "bez pdv", "netto", "áfa nélkül", "без ндс"}
 
 // currencyOf names the currency a displayed amount is written in, when its symbol or code
 // says so unambiguously.

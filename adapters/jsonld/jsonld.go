@@ -57,7 +57,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	p := &sdk.Product{
 		Title:       text(item.Get("name")),
 		Description: text(item.Get("description")),
-		SKU:         sku(item),
+		SKU:         sku(item, page),
 		MPN:         text(item.Get("mpn")),
 		GTIN:        gtin(item),
 		Breadcrumbs: crumbs,
@@ -126,9 +126,14 @@ func isProduct(e sdk.Value) bool {
 	return false
 }
 
-// sku is the product's own code: sku, else the sku of its only offer, else productID
-// (without a "sku:" style prefix).
-func sku(item sdk.Value) *string {
+// sku is the product's own code: the one the page displays after a label (see
+// sdk.DisplayedSKU: structured data often carries a variant's code or an internal id
+// instead), else sku, else the sku of its only offer, else productID (without a "sku:"
+// style prefix).
+func sku(item sdk.Value, page *sdk.Doc) *string {
+	if s := sdk.DisplayedSKU(page.HTML()); s != "" {
+		return &s
+	}
 	if s := text(item.Get("sku")); s != nil {
 		return s
 	}

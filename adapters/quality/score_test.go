@@ -21,7 +21,7 @@ var predictionsFile = flag.String("predictions", "", "write the corpus predictio
 // floors are the F1 scores the built-in adapters must keep on the benchmark corpus: a
 // little below what they reach, so a regression fails while a page more or less does not.
 // Diffbot scores 0.779, 0.719 and 0.959 on the same pages.
-var floors = map[string]float64{"price": 0.85, "sku": 0.62, "availability": 0.91}
+var floors = map[string]float64{"price": 0.85, "sku": 0.72, "availability": 0.94}
 
 // builtins loads the built-in adapters' guests from source, in the registry's priority
 // order, each in its own runtime as production loads them (deadlines on).

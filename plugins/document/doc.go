@@ -316,14 +316,14 @@ func (s *Session) Query(n Node, expr string) (Node, error) {
 	return s.addNode(found)
 }
 
-// Text returns the text content of n with runs of white space collapsed; for an attribute
-// node, the attribute value.
+// Text returns the text content of n as a reader sees it: script and style contents left
+// out, runs of white space collapsed; for an attribute node, the attribute value.
 func (s *Session) Text(n Node) string {
 	node := s.node(n)
 	if node == nil {
 		return ""
 	}
-	return collapse(htmlquery.InnerText(node))
+	return collapse(innerText(node))
 }
 
 // collapse trims s and turns every run of white space into one space, as a reader sees it.
