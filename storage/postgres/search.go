@@ -84,15 +84,20 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 	if limit <= 0 {
 		limit = 100
 	}
-	sql := `SELECT p.id::text, v.host, p.url, coalesce(p.data ->> 'title', ''), coalesce(p.data ->> 'brand', p.data ->> 'vendor', ''),
+	// The ranking picks the ids first: the product fields are read for the LIMIT rows
+	// only, not for every match (that is most of a query's cost otherwise).
+	sql := `WITH top AS (
+			SELECT p.id, ` + rankExpr + ` AS rank, ` + simExpr + ` AS sim
+			FROM products p JOIN vendors v ON v.id = p.vendor_id
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY ` + order + ` LIMIT ` + arg(limit) + `)
+		SELECT p.id::text, v.host, p.url, coalesce(p.data ->> 'title', ''), coalesce(p.data ->> 'brand', p.data ->> 'vendor', ''),
 			coalesce(p.data ->> 'product_type', ''),
-			left(coalesce(p.data ->> 'description', p.data ->> 'description_html', ''), 2000),
+			left(coalesce(p.data ->> 'description', p.data ->> 'description_html', ''), 1000),
 			coalesce(p.data -> 'tags', '[]'), jsonb_path_query_array(p.data, '$.options[*].values[*]'),
-			p.search_min_price::float8, p.search_max_price::float8, p.search_available, p.updated_at,
-			` + rankExpr + ` AS rank, ` + simExpr + ` AS sim
-		FROM products p JOIN vendors v ON v.id = p.vendor_id
-		WHERE ` + strings.Join(where, " AND ") + `
-		ORDER BY ` + order + ` LIMIT ` + arg(limit)
+			p.search_min_price::float8, p.search_max_price::float8, p.search_available, p.updated_at, top.rank, top.sim
+		FROM top JOIN products p ON p.id = top.id JOIN vendors v ON v.id = p.vendor_id
+		ORDER BY top.rank + top.sim DESC, p.updated_at DESC, p.id`
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, classify("search candidates", err)
