@@ -2,6 +2,8 @@ package wasm_test
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,40 +35,45 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
-// BenchmarkCheckout measures taking a ready instance from the pool and putting it back,
-// and reports the p99 of single checkouts under contention from all cores.
+// BenchmarkCheckout measures taking a ready instance from the pool and putting it back
+// under contention from all cores (GOMAXPROCS goroutines, more than the pool holds), and
+// reports the percentiles of single checkouts, waits for a busy pool included. The issue
+// allows a p99 of 10 µs.
 func BenchmarkCheckout(b *testing.B) {
 	m := loadGuest(b, wasm.Config{PoolSize: 4})
 	ctx := context.Background()
+	var mu sync.Mutex
+	var samples []time.Duration
+	b.SetParallelism(4) // 4 x GOMAXPROCS goroutines contend for 4 instances
+	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
+		local := make([]time.Duration, 0, 1024)
 		for pb.Next() {
+			start := time.Now()
 			release, err := m.Checkout(ctx)
 			if err != nil {
-				b.Fatal(err)
+				b.Error(err)
+				return
 			}
+			local = append(local, time.Since(start))
 			release()
 		}
+		mu.Lock()
+		samples = append(samples, local...)
+		mu.Unlock()
 	})
-	var worst [1000]time.Duration
-	samples := make([]time.Duration, 0, 10000)
-	for i := 0; i < cap(samples); i++ {
-		start := time.Now()
-		release, _ := m.Checkout(ctx)
-		samples = append(samples, time.Since(start))
-		release()
-	}
-	_ = worst
+	b.StopTimer()
+	slices.Sort(samples)
+	b.ReportMetric(float64(percentile(samples, 0.50).Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(percentile(samples, 0.99).Nanoseconds()), "p99-ns")
 }
 
-func percentile(d []time.Duration, q float64) time.Duration {
-	s := append([]time.Duration(nil), d...)
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
+// percentile returns the q-quantile of sorted samples.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
 	}
-	return s[int(float64(len(s)-1)*q)]
+	return sorted[int(float64(len(sorted)-1)*q)]
 }
 
 var _ = adapter.OpExtract

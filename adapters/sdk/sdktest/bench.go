@@ -64,7 +64,9 @@ func CorpusPages(tb testing.TB) []Page {
 // BenchmarkPages measures CPU per corpus page of one adapter through the WebAssembly guest
 // built from guestDir (deadlines on, as in production) and natively, as sub-benchmarks
 // "wasm" and "native". Every iteration hands the adapter a fresh Document, so the host's
-// HTML parse is counted on both paths.
+// HTML parse is counted on both paths. The wasm run also reports instantiations/op (0: no
+// instantiation on the request path) and idle-MiB/instance (the largest pooled instance's
+// linear memory after the run).
 func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
 	pages := CorpusPages(b)
 	for _, bc := range []struct {
@@ -75,7 +77,13 @@ func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
 		{"wasm", func() adapter.Module { return Load(b, guestDir, wasm.Config{}) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			set := &adapter.Set{Source: Modules{bc.mod()}, Fetcher: Pages{}}
+			mod := bc.mod()
+			set := &adapter.Set{Source: Modules{mod}, Fetcher: Pages{}}
+			guest, _ := mod.(*wasm.Module)
+			var before int64
+			if guest != nil {
+				before = guest.Instantiations()
+			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				p := pages[i%len(pages)]
@@ -83,6 +91,13 @@ func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
 				if _, err := set.Extract(context.Background(), p.URL, doc); err != nil {
 					b.Fatal(err)
 				}
+			}
+			b.StopTimer()
+			if guest != nil {
+				// No instance may be created on the request path; an idle instance, after
+				// every page of the corpus went through it, stays small.
+				b.ReportMetric(float64(guest.Instantiations()-before)/float64(b.N), "instantiations/op")
+				b.ReportMetric(float64(guest.IdleMemory())/(1<<20), "idle-MiB/instance")
 			}
 		})
 	}
