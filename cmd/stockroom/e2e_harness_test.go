@@ -25,7 +25,7 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 // stack is the whole service, wired as `stockroom serve` wires it, over fresh databases,
 // with demo stores on loopback.
 type stack struct {
-	t     *testing.T
+	t     testing.TB
 	base  string
 	key   string
 	fleet *demostore.Fleet
@@ -33,7 +33,13 @@ type stack struct {
 }
 
 // newStack starts the stores, then the service allowed to fetch them.
-func newStack(t *testing.T, stores ...demostore.Options) *stack {
+func newStack(t testing.TB, stores ...demostore.Options) *stack {
+	t.Helper()
+	return newStackWith(t, nil, stores...)
+}
+
+// newStackWith is newStack with extra settings (environment variables) for the service.
+func newStackWith(t testing.TB, env []string, stores ...demostore.Options) *stack {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -46,11 +52,11 @@ func newStack(t *testing.T, stores ...demostore.Options) *stack {
 	for _, st := range fleet.Stores {
 		hosts = append(hosts, strings.TrimPrefix(st.BaseURL, "http://"))
 	}
-	base, key, svc := serve(ctx, t,
-		"STOCKROOM_FETCH__ALLOW="+strings.Join(hosts, ","),
-		"STOCKROOM_FETCH__NO_DELAY_HOSTS="+strings.Join(hosts, ","),
+	base, key, svc := serve(ctx, t, append([]string{
+		"STOCKROOM_FETCH__ALLOW=" + strings.Join(hosts, ","),
+		"STOCKROOM_FETCH__NO_DELAY_HOSTS=" + strings.Join(hosts, ","),
 		"STOCKROOM_EXTRACT__BACKOFF=100ms",
-	)
+	}, env...)...)
 	return &stack{t: t, base: base, key: key, fleet: fleet, svc: svc}
 }
 

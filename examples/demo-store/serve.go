@@ -100,7 +100,12 @@ func (r *Running) URL(path string) string { return r.BaseURL + path }
 type Fleet struct {
 	Stores []*Running
 	stops  []func()
+	gauge  gauge
 }
+
+// MaxInFlight is the most requests the fleet's stores were answering at once, all
+// together (each store's own figure is in its Stats).
+func (f *Fleet) MaxInFlight() int64 { return f.gauge.max.Load() }
 
 // Launch builds and starts one store per Options, each on its Addr or, when empty, on
 // DefaultHost(Kind) with a free port (a second store of the same kind gets 127.0.0.5 and
@@ -122,6 +127,7 @@ func Launch(ctx context.Context, opts ...Options) (*Fleet, error) {
 			f.Stop()
 			return nil, err
 		}
+		st.fleet = &f.gauge
 		addr := o.Addr
 		if addr == "" {
 			host := DefaultHost(o.Kind)

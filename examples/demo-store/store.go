@@ -102,7 +102,22 @@ type Store struct {
 	statusMu   sync.Mutex
 	byStatus   map[int]int64
 	seen       []atomic.Bool
+	inFlight   gauge
+	// fleet counts the requests in flight over every store of a Fleet; nil alone.
+	fleet *gauge
 }
+
+// gauge counts requests in flight and remembers the most at once, so tests can check a
+// client's concurrency bounds from the server side.
+type gauge struct{ cur, max atomic.Int64 }
+
+func (g *gauge) enter() {
+	n := g.cur.Add(1)
+	for m := g.max.Load(); n > m && !g.max.CompareAndSwap(m, n); m = g.max.Load() {
+	}
+}
+
+func (g *gauge) leave() { g.cur.Add(-1) }
 
 // New builds a store. It generates nothing up front but the collection indexes.
 func New(opts Options) (*Store, error) {
@@ -254,13 +269,18 @@ type Stats struct {
 	// ProductsSeen is how many distinct catalogue products were served in any form
 	// (page, .json, .js).
 	ProductsSeen int
+	// MaxInFlight is the most requests the store was answering at once. A request counts
+	// from the start of its handling until its handler returns, which is before a client
+	// can have read the end of a response without a Content-Length (every page): the
+	// figure never exceeds the client's own concurrency.
+	MaxInFlight int64
 }
 
 // Stats returns a snapshot of the counters.
 func (s *Store) Stats() Stats {
 	st := Stats{
 		Requests: s.requests.Load(), Faulted: s.faulted.Load(), Disallowed: s.disallowed.Load(),
-		ByRoute: map[Route]int64{}, ByStatus: map[int]int64{},
+		ByRoute: map[Route]int64{}, ByStatus: map[int]int64{}, MaxInFlight: s.inFlight.max.Load(),
 	}
 	for r := range s.byRoute {
 		if n := s.byRoute[r].Load(); n > 0 {
@@ -287,6 +307,7 @@ func (s *Store) ResetStats() {
 	s.faulted.Store(0)
 	s.disallowed.Store(0)
 	s.faultSeq.Store(0)
+	s.inFlight.max.Store(0)
 	for r := range s.byRoute {
 		s.byRoute[r].Store(0)
 	}
@@ -305,6 +326,12 @@ func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		route, h = RouteDemo, s.serveDemo
 	} else if rt, hf := s.router(r.URL.Path); hf != nil {
 		route, h = rt, hf
+	}
+	s.inFlight.enter()
+	defer s.inFlight.leave()
+	if s.fleet != nil {
+		s.fleet.enter()
+		defer s.fleet.leave()
 	}
 	s.requests.Add(1)
 	s.byRoute[route].Add(1)
