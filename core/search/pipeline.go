@@ -264,6 +264,14 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 		if t.Head {
 			head = append(head, t.Phrases...)
 		}
+		// The broader query also looks for each word of a phrase ("coffee mug" finds mugs).
+		for _, p := range t.Phrases {
+			if len(p) > 1 {
+				for _, w := range p {
+					all = append(all, []string{w})
+				}
+			}
+		}
 	}
 	for _, a := range pl.u.Attributes {
 		all = append(all, a.Exact...)

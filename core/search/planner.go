@@ -76,7 +76,7 @@ func mergePlan(ps *parser, u Understood, pl Plan) Understood {
 		if len(st) == 0 || hasTerm(u.Terms, t) {
 			continue
 		}
-		u.Terms = append(u.Terms, Term{Text: strings.Join(words(t), " "), Head: !hasHead, Phrases: ps.synonymPhrases(strings.Join(st, " "))})
+		u.Terms = append(u.Terms, Term{Text: strings.Join(words(t), " "), Head: !hasHead, Phrases: ps.synonymPhrases(strings.Join(st, " ")), Exact: [][]string{st}})
 		hasHead = true
 	}
 	for kind, values := range map[string][]string{enrich.LexiconColor: pl.Colors, enrich.LexiconMaterial: pl.Materials, enrich.LexiconStyle: pl.Styles} {

@@ -256,6 +256,11 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 		if len(kept) >= pl.target {
 			break
 		}
+		// The head (the thing asked for) is dropped only when no candidate names it at all:
+		// fewer right products beat a page of wrong ones.
+		if constraints[k].kind == "head" && anyMet(constraints[k].sat) {
+			continue
+		}
 		active[k] = false
 		relaxed = append(relaxed, constraints[k].label)
 		kept = keep()
@@ -285,6 +290,10 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 		var matchedTerms []string
 		for k, s := range constraints {
 			st := s.sat[i]
+			if s.kind == "term" || s.kind == "head" {
+				// A phrase met only by its last word ("mug" for "coffee mug") scores half.
+				terms += termW(s.kind) * math.Max(st, 0.5*s.exact[i])
+			}
 			switch {
 			case st == 0 && !active[k]:
 				sc.reasons = append(sc.reasons, "relaxed: "+s.label)
@@ -294,7 +303,6 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 			}
 			switch s.kind {
 			case "term", "head":
-				terms += termW(s.kind) * st
 				matchedTerms = append(matchedTerms, strings.TrimPrefix(s.label, "term: "))
 			case "brand":
 				sc.score += weightBrand * st
@@ -352,6 +360,15 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 		out[i].score = math.Round(out[i].score*10000) / 10000
 	}
 	return out, relaxed
+}
+
+func anyMet(sat []float64) bool {
+	for _, v := range sat {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func termW(kind string) float64 {
@@ -414,7 +431,18 @@ func (pl *plan) softConstraints(docs []*doc) []soft {
 		if t.Head {
 			kind = "head"
 		}
-		add(kind, "term: "+t.Text, func(d *doc) (float64, float64) { return d.strength(t.Phrases, false), 0 })
+		var lasts [][]string
+		for _, p := range t.Phrases {
+			if len(p) > 1 {
+				lasts = append(lasts, p[len(p)-1:])
+			}
+		}
+		add(kind, "term: "+t.Text, func(d *doc) (float64, float64) {
+			// The words said count fully, their synonyms 0.6; exact carries the partial
+			// match of a phrase's last word, which scores but does not meet the term.
+			st := math.Max(d.strength(t.Exact, false), 0.6*d.strength(t.Phrases, false))
+			return st, d.strength(lasts, false)
+		})
 		if kind == "term" {
 			out[len(out)-1].order = relaxOrder["term"]*100 + n
 			n++

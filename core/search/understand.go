@@ -37,8 +37,10 @@ type Understood struct {
 type Term struct {
 	Text string `json:"text"`
 	Head bool   `json:"head,omitempty"`
-	// Phrases are the stemmed word sequences that count as this term (its synonyms).
+	// Phrases are the stemmed word sequences that count as this term (its synonyms);
+	// Exact is the one the query said, met more strongly.
 	Phrases [][]string `json:"-"`
+	Exact   [][]string `json:"-"`
 }
 
 // Attribute is a soft constraint read from a vocabulary.
@@ -510,7 +512,7 @@ func (p *parser) terms(pending []token) []Term {
 		if dup {
 			continue
 		}
-		out = append(out, Term{Text: text, Phrases: phrases})
+		out = append(out, Term{Text: text, Phrases: phrases, Exact: [][]string{strings.Fields(key)}})
 		fields := strings.Fields(key)
 		if (headClause < 0 || headClause == clause) && (len(fields) > 1 || p.nouns[key] || p.synonyms[key] != nil) {
 			head, headClause = len(out)-1, clause
