@@ -179,6 +179,7 @@ func TestHardConstraintsAreNeverBroken(t *testing.T) {
 	materials := []string{"Leather", "Canvas", "Wool", "Cotton", "Nylon"}
 	r := rand.New(rand.NewPCG(1, 2))
 	p := newParser(testVocabulary)
+	total := 0
 	for round := range 300 {
 		var cands []Candidate
 		for i := range 40 {
@@ -205,6 +206,7 @@ func TestHardConstraintsAreNeverBroken(t *testing.T) {
 		profile := map[string]any{"style": map[string]any{"avoid": []any{avoid}}}
 		pl := plan{u: p.parse(query), prefs: p.readProfile(profile), limit: 10, target: 10}
 		got, _ := rank(cands, pl)
+		total += len(got)
 		for _, s := range got {
 			c := s.c
 			text := strings.ToLower(c.Title + " " + c.Description + " " + strings.Join(c.Options, " "))
@@ -217,6 +219,9 @@ func TestHardConstraintsAreNeverBroken(t *testing.T) {
 				t.Fatalf("round %d %q (avoid %s): %s / %s / %v breaks a negation", round, query, avoid, c.Title, c.Description, c.Options)
 			}
 		}
+	}
+	if total < 300 {
+		t.Fatalf("only %d results over all rounds: the property was hardly exercised", total)
 	}
 }
 

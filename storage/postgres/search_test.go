@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -387,4 +389,80 @@ func TestSaveHitsReplacesAResumedSearchsHits(t *testing.T) {
 	if errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
+}
+
+// Property: over a random catalog in Postgres and random queries (price bounds, in stock,
+// negated colors and materials, an avoid list), no result breaks a hard constraint. The
+// check is independent of the engine: plain word tests over the stored product.
+func TestSearchNeverBreaksHardConstraints(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 11))
+	nouns := []string{"Boot", "Sneaker", "Hoodie", "Jacket", "Mug", "Tent", "Backpack"}
+	colorNames := []string{"Black", "White", "Navy", "Olive", "Red", "Sand"}
+	materials := []string{"Leather", "Canvas", "Wool", "Cotton", "Nylon", "Suede"}
+	var items []item
+	for i := range 150 {
+		noun := nouns[r.IntN(len(nouns))]
+		var prices []float64
+		for range 1 + r.IntN(3) {
+			prices = append(prices, float64(5+r.IntN(300)))
+		}
+		items = append(items, item{
+			vendor: fmt.Sprintf("shop%d.example", r.IntN(3)),
+			title:  fmt.Sprintf("%s %s %d", materials[r.IntN(len(materials))], noun, i),
+			brand:  fmt.Sprintf("Brand%d", r.IntN(5)), typ: noun,
+			desc:   "Made in " + strings.ToLower(materials[r.IntN(len(materials))]) + ".",
+			colors: []string{colorNames[r.IntN(len(colorNames))]}, prices: prices, available: r.IntN(4) != 0,
+		})
+	}
+	saveItems(t, pool, items...)
+	executions := postgres.NewExecutionStore(pool)
+	p := search.NewPipeline(postgres.NewSearchStore(pool), postgres.NewExtractStore(pool), executions,
+		execution.NewRunner(executions, execution.RunnerOptions{}), search.PipelineOptions{})
+	products := postgres.NewExtractStore(pool)
+	total := 0
+	for round := range 60 {
+		maxPrice := float64(20 + r.IntN(250))
+		notColor := strings.ToLower(colorNames[r.IntN(len(colorNames))])
+		notMaterial := strings.ToLower(materials[r.IntN(len(materials))])
+		avoid := strings.ToLower(materials[r.IntN(len(materials))])
+		inStock := r.IntN(2) == 0
+		q := fmt.Sprintf("%s %s under $%.0f, not %s, without %s", strings.ToLower(colorNames[r.IntN(len(colorNames))]),
+			strings.ToLower(nouns[r.IntN(len(nouns))]), maxPrice, notColor, notMaterial)
+		if inStock {
+			q += ", in stock"
+		}
+		out, err := p.Search(ctx, search.Query{Request: search.Request{Query: q, Limit: 20,
+			Profile: map[string]any{"style": map[string]any{"avoid": []any{avoid}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, h := range out.Hits {
+			ids = append(ids, h.ProductID)
+		}
+		got, err := products.Products(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(ids)
+		for _, id := range ids {
+			pr := got[id].Product
+			lo, hi, ok := pr.MinMaxPrice()
+			text := strings.ToLower(*pr.Title + " " + *pr.Description + " " + strings.Join(optionValues(pr), " "))
+			switch {
+			case !ok || hi > maxPrice:
+				t.Fatalf("round %d %q: %s at $%v-%v", round, q, *pr.Title, lo, hi)
+			case inStock && !*pr.IsAvailable:
+				t.Fatalf("round %d %q: %s is sold out", round, q, *pr.Title)
+			case strings.Contains(text, notColor), strings.Contains(text, notMaterial), strings.Contains(text, avoid):
+				t.Fatalf("round %d %q (avoid %s): %q breaks a negation", round, q, avoid, text)
+			}
+		}
+	}
+	if total < 100 {
+		t.Fatalf("only %d results over all rounds: the property was hardly exercised", total)
+	}
+	t.Logf("%d results checked", total)
 }
