@@ -55,40 +55,19 @@ func BenchmarkSearch100k(b *testing.B) {
 	}
 
 	b.Run("mini-20-clients", func(b *testing.B) {
-		const clients = 20
-		latencies := make([]time.Duration, b.N)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make(chan error, clients)
-		b.ResetTimer()
-		for range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= b.N {
-						return
-					}
-					c := cases[i%len(cases)]
-					t0 := time.Now()
-					if _, _, err := svc.Mini(ctx, org.ID, search.Request{Query: c.Query, Profile: c.Profile}); err != nil {
-						errs <- err
-						return
-					}
-					latencies[i] = time.Since(t0)
-				}
-			}()
-		}
-		wg.Wait()
-		b.StopTimer()
-		close(errs)
-		if err := <-errs; err != nil {
-			b.Fatal(err)
-		}
-		p50, p99 := percentiles(latencies)
-		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+		concurrently(b, 20, func(i int) error {
+			c := cases[i%len(cases)]
+			_, _, err := svc.Mini(ctx, org.ID, search.Request{Query: c.Query, Profile: c.Profile})
+			return err
+		})
+	})
+	// The same without credits and product loading: the engine's own share.
+	b.Run("mini-engine-only-20-clients", func(b *testing.B) {
+		concurrently(b, 20, func(i int) error {
+			c := cases[i%len(cases)]
+			_, err := pipeline.Search(ctx, search.Query{Request: search.Request{Query: c.Query, Profile: c.Profile}, Mini: true})
+			return err
+		})
 	})
 
 	b.Run("async-complete", func(b *testing.B) {
@@ -119,6 +98,42 @@ func BenchmarkSearch100k(b *testing.B) {
 		b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 	})
+}
+
+// concurrently runs fn b.N times from clients goroutines and reports latency percentiles.
+func concurrently(b *testing.B, clients int, fn func(i int) error) {
+	latencies := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	b.ResetTimer()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				if err := fn(i); err != nil {
+					errs <- err
+					return
+				}
+				latencies[i] = time.Since(t0)
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	p50, p99 := percentiles(latencies)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
 }
 
 func percentiles(d []time.Duration) (p50, p99 time.Duration) {
