@@ -11,6 +11,8 @@ import (
 // into a failed call, so adapter code needs no error checks on queries.
 type backend interface {
 	body(doc int) []byte
+	// index returns the offset of needle in the body, -1 when absent.
+	index(doc int, needle string) int
 	parse(doc int, k parseKind) uint32
 	queryAll(node uint32, expr string) []uint32
 	query(node uint32, expr string) uint32

@@ -81,6 +81,9 @@ func hostPending(p unsafe.Pointer, capacity uint32) int32
 //go:wasmimport stockroom doc_body
 func hostDocBody(doc uint32, p unsafe.Pointer, capacity uint32) int32
 
+//go:wasmimport stockroom doc_index
+func hostDocIndex(doc uint32, needle unsafe.Pointer, needleLen uint32) int32
+
 //go:wasmimport stockroom doc_parse
 func hostDocParse(doc, kind uint32) int32
 
@@ -199,6 +202,14 @@ func (guest) body(doc int) []byte {
 	b := make([]byte, n)
 	hostDocBody(uint32(doc), unsafe.Pointer(&b[0]), uint32(n))
 	return b
+}
+
+func (guest) index(doc int, needle string) int {
+	n := hostDocIndex(uint32(doc), strPtr(needle), uint32(len(needle)))
+	if n < 0 {
+		return -1
+	}
+	return int(n)
 }
 
 func (guest) parse(doc int, k parseKind) uint32 {

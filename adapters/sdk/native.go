@@ -3,6 +3,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"strings"
@@ -95,6 +96,10 @@ func (b nativeBackend) body(doc int) []byte {
 		return d.Body
 	}
 	return nil
+}
+
+func (b nativeBackend) index(doc int, needle string) int {
+	return bytes.Index(b.body(doc), []byte(needle))
 }
 
 func (b nativeBackend) parse(doc int, k parseKind) uint32 {

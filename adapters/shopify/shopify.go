@@ -8,7 +8,6 @@
 package shopify
 
 import (
-	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
@@ -50,9 +49,8 @@ func (Adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 		evidence = append(evidence, "header powered-by: Shopify")
 		strong = true
 	}
-	body := page.Body()
 	for _, marker := range []string{"cdn.shopify.com", "/cdn/shop/", "window.Shopify", "Shopify.theme", "myshopify.com"} {
-		if bytes.Contains(body, []byte(marker)) {
+		if page.Contains(marker) {
 			evidence = append(evidence, "html "+marker)
 		}
 	}

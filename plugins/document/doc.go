@@ -316,12 +316,16 @@ func (s *Session) Query(n Node, expr string) (Node, error) {
 	return s.addNode(found)
 }
 
-// Text returns the text content of n as a reader sees it: script and style contents left
-// out, runs of white space collapsed; for an attribute node, the attribute value.
+// Text returns the text content of n as a reader sees it: the contents of scripts and
+// styles inside it left out, runs of white space collapsed; for an attribute node, the
+// attribute value; for a script or style element itself, its code.
 func (s *Session) Text(n Node) string {
 	node := s.node(n)
 	if node == nil {
 		return ""
+	}
+	if node.Type == html.ElementNode && (node.Data == "script" || node.Data == "style") {
+		return collapse(htmlquery.InnerText(node))
 	}
 	return collapse(innerText(node))
 }

@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -131,6 +132,14 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			m.Memory().Write(uint32(s[1]), d.Body)
 		}
 		s[0] = i32(int32(len(d.Body)))
+	})
+	def("doc_index", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		d := st.session.Doc(int(uint32(s[0])))
+		if d == nil {
+			s[0] = i32(resAbsent)
+			return
+		}
+		s[0] = i32(int32(bytes.Index(d.Body, read(m, s[1], s[2]))))
 	})
 	def("doc_parse", p(I32, I32), p(I32), func(_ context.Context, _ api.Module, st *callState, s []uint64) {
 		doc := int(uint32(s[0]))

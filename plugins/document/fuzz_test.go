@@ -1,0 +1,60 @@
+package document
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/stockroom/stockroom/core/adapter"
+)
+
+// FuzzRepair: Repair returns nil or valid JSON, and valid JSON unchanged.
+func FuzzRepair(f *testing.F) {
+	for _, s := range []string{
+		`{"a":[1,2,],}`,
+		"<!-- {\"@type\":\"Product\",\n\"name\":\"a\tb\"} -->",
+		`{"a":"it\'s"}{"b":1}`,
+		"{\"name\":\"Caf\xe9\"}",
+		`//<![CDATA[ {"x":1}; //]]>`,
+		`[{"a":1},]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := Repair(in)
+		if out == nil {
+			return
+		}
+		if !valid(out) {
+			t.Fatalf("Repair(%q) = %q, not valid JSON", in, out)
+		}
+		if valid(in) && !bytes.Equal(in, out) {
+			t.Fatalf("Repair changed valid JSON %q into %q", in, out)
+		}
+	})
+}
+
+// FuzzMicrodataAndWords: on any page, Microdata is a JSON array and FindWords answers in
+// document order without failing.
+func FuzzMicrodataAndWords(f *testing.F) {
+	f.Add([]byte(`<div itemscope itemtype="https://schema.org/Product"><span itemprop="name offers" itemscope><i itemprop="price" content="1">x</i></span></div>`))
+	f.Add([]byte(`<p class="Price">SKU: 1</p><div itemscope><div itemscope itemprop="a"><meta itemprop="b"></div></div>`))
+	f.Add([]byte("<li>\u200eSKU\u200f:</li><li>A-1</li>"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		s := NewSession([]*adapter.Document{{Body: body}}, 0)
+		md, err := s.Microdata(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw := s.Raw(md); !gjson.Valid(raw) || !gjson.Parse(raw).IsArray() {
+			t.Fatalf("microdata %q is not a JSON array", raw)
+		}
+		root, _ := s.HTML(0)
+		for _, kind := range []WordsKind{ClassWords, LabelWords} {
+			if _, err := s.FindWords(root, kind, []string{"price", "sku"}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
