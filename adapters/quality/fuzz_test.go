@@ -26,8 +26,8 @@ type panics struct {
 }
 
 func (p *panics) Enabled(context.Context, slog.Level) bool { return true }
-func (p *panics) WithAttrs([]slog.Attr) slog.Handler      { return p }
-func (p *panics) WithGroup(string) slog.Handler           { return p }
+func (p *panics) WithAttrs([]slog.Attr) slog.Handler       { return p }
+func (p *panics) WithGroup(string) slog.Handler            { return p }
 func (p *panics) Handle(_ context.Context, r slog.Record) error {
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "err" && strings.Contains(a.Value.String(), "panicked") {
