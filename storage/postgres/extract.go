@@ -3,7 +3,9 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,7 +18,11 @@ import (
 )
 
 // ExtractStore implements extract.Store.
-type ExtractStore struct{ pool *pgxpool.Pool }
+type ExtractStore struct {
+	pool *pgxpool.Pool
+	// vendors caches vendor host -> id.
+	vendors sync.Map
+}
 
 // NewExtractStore returns an extract.Store over pool.
 func NewExtractStore(pool *pgxpool.Pool) *ExtractStore { return &ExtractStore{pool: pool} }
@@ -123,6 +129,12 @@ func (s *ExtractStore) PendingURLs(ctx context.Context, executionID string) ([]s
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
+// SaveProduct writes a product only when it changed. Extractions re-read the same pages
+// over and over, and rewriting an unchanged row is the costliest part of saving it: a new
+// row version re-enters every index of products, the search document is recomputed
+// (migration 00004) and the jsonb is TOASTed again. So an unchanged product, already
+// linked to its listing (or without one to link), costs one indexed read, and its
+// updated_at stays the time its data last changed.
 func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *product.Product, at time.Time) (string, error) {
 	stored := *p
 	stored.ID = ""
@@ -130,22 +142,44 @@ func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *produc
 	if err != nil {
 		return "", fmt.Errorf("encode product: %w", err)
 	}
-	var id string
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var vendorID int64
-		if err := tx.QueryRow(ctx, `INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
-			ON CONFLICT (host) DO UPDATE SET host = excluded.host RETURNING id`, vendor, at).Scan(&vendorID); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `INSERT INTO products (id, vendor_id, listing_id, url, data, created_at, updated_at)
-			VALUES ($1, $2, (SELECT id FROM listings WHERE vendor_id = $2 AND url = $3), $3, $4, $5, $5)
-			ON CONFLICT (vendor_id, url) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at,
-				listing_id = coalesce(excluded.listing_id, products.listing_id)
-			RETURNING id::text`, uuid.New(), vendorID, p.URL, data, at).Scan(&id)
-	})
+	vendorID, err := s.vendorID(ctx, vendor, at)
 	if err != nil {
 		return "", classify("save product", err)
 	}
+	var id string
+	err = s.pool.QueryRow(ctx, `SELECT p.id::text FROM products p
+		WHERE p.vendor_id = $1 AND p.url = $2 AND p.data = $3::jsonb
+			AND (p.listing_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = $1 AND l.url = $2))`,
+		vendorID, p.URL, data).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return "", classify("save product", err)
+	}
+	err = s.pool.QueryRow(ctx, `INSERT INTO products (id, vendor_id, listing_id, url, data, created_at, updated_at)
+		VALUES ($1, $2, (SELECT id FROM listings WHERE vendor_id = $2 AND url = $3), $3, $4, $5, $5)
+		ON CONFLICT (vendor_id, url) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at,
+			listing_id = coalesce(excluded.listing_id, products.listing_id)
+		RETURNING id::text`, uuid.New(), vendorID, p.URL, data, at).Scan(&id)
+	if err != nil {
+		return "", classify("save product", err)
+	}
+	return id, nil
+}
+
+// vendorID returns the id of vendor's row, creating it on first sight. Vendor rows are
+// never deleted nor renumbered, so ids are remembered for the life of the store.
+func (s *ExtractStore) vendorID(ctx context.Context, vendor string, at time.Time) (int64, error) {
+	if id, ok := s.vendors.Load(vendor); ok {
+		return id.(int64), nil
+	}
+	var id int64
+	if err := s.pool.QueryRow(ctx, `INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
+		ON CONFLICT (host) DO UPDATE SET host = excluded.host RETURNING id`, vendor, at).Scan(&id); err != nil {
+		return 0, err
+	}
+	s.vendors.Store(vendor, id)
 	return id, nil
 }
 

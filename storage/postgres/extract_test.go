@@ -94,3 +94,67 @@ func TestSimilarProductsAreTheNearestTitlesNeverTheProductItself(t *testing.T) {
 		t.Errorf("the laces rank %+v, want last", list[8])
 	}
 }
+
+// Saving a product again writes it only when something changed: an unchanged product
+// keeps its id and updated_at, a changed one gets the new data and time, and a listing
+// that appeared since is linked either way.
+func TestSavingAnUnchangedProductWritesNothing(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExtractStore(pool)
+	title := "Canvas Tote"
+	p := &product.Product{URL: "https://shop.example/tote", Title: &title}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	id, err := store.SaveProduct(ctx, "shop.example", p, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() (updated time.Time, listing *string, xmin uint32) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT updated_at, listing_id::text, xmin::text::bigint FROM products WHERE id = $1`, id).Scan(&updated, &listing, &xmin); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	_, _, version := read()
+
+	again, err := store.SaveProduct(ctx, "shop.example", p, t0.Add(time.Hour))
+	if err != nil || again != id {
+		t.Fatalf("same product saved again: %q %v, want %q", again, err, id)
+	}
+	if updated, _, v := read(); !updated.Equal(t0) || v != version {
+		t.Errorf("unchanged product rewritten: updated_at %v (want %v), row version %d (was %d)", updated, t0, v, version)
+	}
+
+	// A listing of the same URL appears (a crawl ran): the unchanged product is linked.
+	var vendorID int64
+	if err := pool.QueryRow(ctx, `SELECT id FROM vendors WHERE host = 'shop.example'`).Scan(&vendorID); err != nil {
+		t.Fatal(err)
+	}
+	var listingID string
+	if err := pool.QueryRow(ctx, `INSERT INTO listings (id, vendor_id, ordinal, url) VALUES (gen_random_uuid(), $1, 1, $2) RETURNING id::text`,
+		vendorID, p.URL).Scan(&listingID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.SaveProduct(ctx, "shop.example", p, t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, listing, _ := read(); listing == nil || *listing != listingID {
+		t.Errorf("listing_id %v, want %s", listing, listingID)
+	}
+
+	changed := "Canvas Tote Bag"
+	p.Title = &changed
+	t3 := t0.Add(3 * time.Hour)
+	if again, err := store.SaveProduct(ctx, "shop.example", p, t3); err != nil || again != id {
+		t.Fatalf("changed product: %q %v, want the same id %q", again, err, id)
+	}
+	updated, listing, _ := read()
+	var stored string
+	if err := pool.QueryRow(ctx, `SELECT data->>'title' FROM products WHERE id = $1`, id).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if !updated.Equal(t3) || stored != changed || listing == nil {
+		t.Errorf("changed product: updated_at %v title %q listing %v, want %v %q and still linked", updated, stored, listing, t3, changed)
+	}
+}
