@@ -69,7 +69,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, Logger: s.logger})
 	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
 		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
-		JSONLD: document.JSONLD,
+		StructuredData: document.StructuredData,
 	})
 	searches := search.NewPipeline(postgres.NewSearchStore(s.pool), items, executions, runner, search.PipelineOptions{
 		DefaultLimit: cfg.Search.DefaultLimit, MaxLimit: cfg.Search.MaxLimit, MinResults: cfg.Search.MinResults,

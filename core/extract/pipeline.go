@@ -36,12 +36,13 @@ type PipelineOptions struct {
 	URLTimeout time.Duration
 	// WaitPoll is how often an extraction waiting for its crawl looks again. Default 2s.
 	WaitPoll time.Duration
-	// JSONLD decodes a fetched page's JSON-LD entities (plugins/document.JSONLD), from
-	// which the product's own rating and reviews are captured with the product. Adapters
-	// describe products, not their reviews, and the host has already parsed the page for
-	// them, so reading the reviews here costs no second parse. Nil captures no reviews.
-	JSONLD func(*adapter.Document) []any
-	Logger *slog.Logger
+	// StructuredData decodes a fetched page's JSON-LD and microdata into JSON-LD's shape
+	// (plugins/document.StructuredData), from which the product's own rating and reviews
+	// are captured with the product. Adapters describe products, not their reviews, and
+	// the host has already parsed the page for them, so reading the reviews here costs no
+	// second parse. Nil captures no reviews.
+	StructuredData func(*adapter.Document) []any
+	Logger         *slog.Logger
 }
 
 func (o PipelineOptions) withDefaults() PipelineOptions {
@@ -289,10 +290,10 @@ func (p *Pipeline) attempt(ctx context.Context, rawURL string) Result {
 	if normalized, err := urlnorm.Page(productURL); err == nil {
 		res.Product.URL = normalized
 	}
-	if res.Product.Reviews == nil && p.opts.JSONLD != nil {
+	if res.Product.Reviews == nil && p.opts.StructuredData != nil {
 		// Captured whatever the flags: the catalog keeps the whole product, and each
 		// extraction's flags only choose what is rendered.
-		res.Product.Reviews = enrich.ReviewsFromJSONLD(p.opts.JSONLD(page))
+		res.Product.Reviews = enrich.ReviewsFromJSONLD(p.opts.StructuredData(page))
 	}
 	id, err := p.items.SaveProduct(ctx, vendor, res.Product, time.Now())
 	if err != nil {

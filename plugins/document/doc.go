@@ -184,16 +184,20 @@ func (p *parsed) jsonld(d *adapter.Document) gjson.Result {
 	return p.ld
 }
 
-// JSONLD returns the JSON-LD entities of d (as Session.JSONLD finds them) decoded the
-// way encoding/json decodes into any: maps, slices, float64, string, bool, nil. The host
-// reads the page's own structured data with it (reviews) from the parse adapters already
-// paid for. A page without JSON-LD yields nil.
-func JSONLD(d *adapter.Document) []any {
+// StructuredData returns the page's own structured data: its JSON-LD entities (as
+// Session.JSONLD finds them), then its microdata items (as Session.Microdata renders
+// them, in JSON-LD's shape), decoded the way encoding/json decodes into any: maps,
+// slices, float64, string, bool, nil. The host reads facts adapters do not report (a
+// product's reviews) with it, from the parse the adapters already paid for. A page with
+// neither yields nil.
+func StructuredData(d *adapter.Document) []any {
 	if d == nil {
 		return nil
 	}
-	entities, _ := parsedOf(d).jsonld(d).Value().([]any)
-	return entities
+	p := parsedOf(d)
+	entities, _ := p.jsonld(d).Value().([]any)
+	items, _ := p.microdata(d).Value().([]any)
+	return append(entities, items...)
 }
 
 // JSON returns document i's body as a JSON value, 0 when it is not valid JSON.

@@ -6,6 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"golang.org/x/net/html"
+
+	"github.com/stockroom/stockroom/core/adapter"
 )
 
 // Microdata returns the top-level microdata items of document i (elements with itemscope
@@ -24,13 +26,13 @@ func (s *Session) Microdata(i int) (Value, error) {
 	if d == nil {
 		return 0, nil
 	}
-	root, err := s.HTML(i)
-	if err != nil {
-		return 0, err
-	}
-	p := parsedOf(d)
-	p.mdOnce.Do(func() { p.md = gjson.Parse(extractMicrodata(s.node(root))) })
-	return s.addValue(p.md)
+	return s.addValue(parsedOf(d).microdata(d))
+}
+
+// microdata is d's microdata items as one array, extracted on first use.
+func (p *parsed) microdata(d *adapter.Document) gjson.Result {
+	p.mdOnce.Do(func() { p.md = gjson.Parse(extractMicrodata(p.html(d))) })
+	return p.md
 }
 
 // maxMicrodataItems bounds the items read from one page, so a hostile page cannot make the
