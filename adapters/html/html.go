@@ -45,7 +45,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	if amount == "" {
 		amount = itemprop("price")
 	}
-	buy, unbuyable := buyControls(root)
+	buy, unbuyable := sdk.BuyButtons(root)
 	schema, offered := schemaProduct(page)
 	stockIn, stockSaid := stockLine(root)
 	sku := cmp.Or(itemprop("sku"), meta("product:retailer_item_id", "product:sku"), sdk.DisplayedSKU(root))

@@ -10,18 +10,6 @@ import (
 // labelled codes next to the product. They hold words in the languages stores commonly
 // use; none names a store.
 
-// buyWords mark a control that puts the product in a cart or buys it, in its text, value,
-// id, class, name or label.
-var buyWords = []string{
-	"add to cart", "add to bag", "add to basket", "add to trolley", "buy now", "buy it now", "addtocart", "add-to-cart", "add_to_cart",
-	"addtobag", "add-to-bag", "addtobasket", "add-to-basket", "buy-button", "buybutton", "buy_button",
-	"in den warenkorb", "in den einkaufswagen", "jetzt kaufen", "warenkorb", "ajouter au panier", "acheter", "añadir al carrito",
-	"agregar al carrito", "añadir a la cesta", "comprar", "aggiungi al carrello", "acquista", "do koszyka", "kup teraz",
-	"в корзину", "купить", "adicionar ao carrinho", "in winkelwagen", "bestellen", "lägg i varukorgen", "læg i kurv", "legg i handlekurv",
-	"kosárba", "do košíku", "do košíka", "kúpiť", "我要購買", "do košarice", "v košarico", "sepete ekle", "lisää ostoskoriin", "į krepšelį", "ielikt grozā", "в кошик",
-	"加入購物車", "加入购物车", "立即購買", "カートに入れる", "장바구니", "أضف إلى",
-}
-
 // outWords and inWords are stock lines: sold out, and available to buy.
 var outWords = []string{
 	"out of stock", "sold out", "currently unavailable", "not available", "unavailable", "no longer available", "not in stock",
@@ -47,25 +35,6 @@ func containsAny(s string, words []string) bool {
 		}
 	}
 	return false
-}
-
-// buyControls returns the enabled and disabled buy controls of the page.
-func buyControls(root sdk.Node) (enabled, disabled int) {
-	for _, n := range root.Find("//button | //input[@type='submit' or @type='button' or @type='image'] | //a[@role='button' or contains(@class,'btn') or contains(@class,'button') or contains(@id,'cart') or contains(@id,'Cart')]") {
-		desc := strings.ToLower(n.Attr("id") + " " + n.Attr("class") + " " + n.Attr("name") + " " + n.Attr("value") + " " + n.Attr("aria-label") + " " + n.Attr("title"))
-		if t := n.Text(); len(t) < 60 {
-			desc += " " + strings.ToLower(t)
-		}
-		if !containsAny(desc, buyWords) || strings.Contains(desc, "wishlist") || strings.Contains(desc, "wish-list") {
-			continue
-		}
-		if _, off := n.AttrOK("disabled"); off || strings.Contains(desc, "disabled") {
-			disabled++
-			continue
-		}
-		enabled++
-	}
-	return enabled, disabled
 }
 
 // stockLine reads the availability a page states in words: an itemprop availability

@@ -83,6 +83,14 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		}
 	}
 	p.Price, p.IsAvailable = offer(item.Get("offers"))
+	if p.IsAvailable != nil && !*p.IsAvailable && len(item.Get("offers").List()) == 1 && !item.Get("hasVariant").Exists() {
+		// One Offer out of stock often describes the default variant only (a size); a page
+		// that still lets the shopper put the product in the cart sells other variants.
+		if enabled, _ := sdk.BuyButtons(page.HTML()); enabled > 0 {
+			t := true
+			p.IsAvailable = &t
+		}
+	}
 	for _, v := range item.Get("hasVariant").List() {
 		pr, avail := offer(v.Get("offers"))
 		p.Variants = append(p.Variants, sdk.Variant{
