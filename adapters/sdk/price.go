@@ -76,7 +76,11 @@ func ParsePrice(s string) (float64, bool) {
 		b.WriteRune(d)
 	}
 	f, err := strconv.ParseFloat(b.String(), 64)
-	return f, err == nil
+	if err != nil {
+		// Only a run of digits too long for a float64 gets here: no price.
+		return 0, false
+	}
+	return f, true
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
