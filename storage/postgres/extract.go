@@ -183,10 +183,15 @@ func (s *ExtractStore) vendorID(ctx context.Context, vendor string, at time.Time
 	return id, nil
 }
 
-// Similar finds each product's nearest titles with pg_trgm: the % operator (similarity
-// above pg_trgm.similarity_threshold, 0.3 by default) selects candidates through the GIN
-// index products_title_trgm, and the score adds the product type and brand bonuses
-// documented on extract.Similar. One query serves a whole page of results.
+// similarCandidates is how many nearest titles, per wanted similar product, the
+// type and brand bonuses re-rank.
+const similarCandidates = 4
+
+// Similar finds each product's nearest titles with pg_trgm: the GiST index
+// products_search_title_knn yields the nearest lower-cased titles in distance order
+// (a KNN scan reads only those rows), and the score (see extract.Similar) re-ranks them
+// with the product type and brand bonuses. Titles less than 0.3 similar (pg_trgm's own
+// default threshold) are not similar at all. One query serves a whole page of results.
 func (s *ExtractStore) Similar(ctx context.Context, ids []string, limit int) (map[string][]extract.Similar, error) {
 	out := map[string][]extract.Similar{}
 	if len(ids) == 0 || limit <= 0 {
@@ -196,16 +201,17 @@ func (s *ExtractStore) Similar(ctx context.Context, ids []string, limit int) (ma
 		FROM products q
 		CROSS JOIN LATERAL (
 			SELECT c.id, c.url, c.data->>'title' AS title, c.data->>'brand' AS brand,
-				round((0.8 * similarity(c.data->>'title', q.data->>'title')
+				round((0.8 * similarity(c.search_title, q.search_title)
 					+ 0.1 * coalesce(lower(c.data->>'product_type') = lower(q.data->>'product_type'), false)::int
 					+ 0.1 * coalesce(lower(c.data->>'brand') = lower(q.data->>'brand'), false)::int)::numeric, 4) AS score
-			FROM products c
-			WHERE (c.data->>'title') % (q.data->>'title') AND c.id <> q.id
+			FROM (SELECT * FROM products k WHERE k.id <> q.id
+				ORDER BY k.search_title <-> q.search_title LIMIT $3) c
+			WHERE similarity(c.search_title, q.search_title) >= 0.3
 			ORDER BY score DESC, c.id
 			LIMIT $2
 		) n
 		WHERE q.id = ANY($1::uuid[])
-		ORDER BY q.id, n.score DESC, n.id`, ids, limit)
+		ORDER BY q.id, n.score DESC, n.id`, ids, limit, limit*similarCandidates)
 	if err != nil {
 		return nil, classify("find similar products", err)
 	}
