@@ -80,6 +80,11 @@ func (s *Server) productsStartV1(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// enable_similar_products came with v2 (service-interface.md, migration notes): a v1
+	// batch has similar products only when it asks for them.
+	if v, _ := b.Bool("enable_similar_products"); v == nil {
+		p.SimilarProducts = false
+	}
 	started, err := s.extract.StartURLs(c.UserContext(), principal(c).OrganizationID, execution.ProductsBatch, urls, p)
 	if err != nil {
 		return err

@@ -76,6 +76,19 @@ func TestReviewsComeFromThePagesOwnData(t *testing.T) {
 	if listed == 0 {
 		t.Fatal("no review listed in 12 products: the demo store lost its reviews")
 	}
+	// v1 batches have their flags on by default, but similar products (a v2 addition) off.
+	r := s.do("POST", "/v1/products", map[string]any{"urls": urls[:1]})
+	if r.status != 200 {
+		t.Fatalf("v1 start: %d %s", r.status, r.raw)
+	}
+	b := s.waitEnded("/v1/products/"+r.body["execution_id"].(string), time.Minute)
+	v1 := field(b, "results", "products").([]any)[0].(map[string]any)["product"].(map[string]any)
+	if v1["average_rating"] != items[0]["product"].(map[string]any)["average_rating"] || v1["reviews"] == nil {
+		t.Errorf("v1 default: reviews %v %v, want them rendered", v1["average_rating"], v1["reviews"])
+	}
+	if v, ok := v1["similar_products"]; !ok || v != nil {
+		t.Errorf("v1 default: similar_products %v (present %v), want present and null", v, ok)
+	}
 	// The same products without the flag: the fields are there and null.
 	for _, it := range s.extractV2(urls[:2], nil) {
 		p := it["product"].(map[string]any)
