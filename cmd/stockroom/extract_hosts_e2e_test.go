@@ -65,3 +65,47 @@ func TestManyHostsKeepPerHostAndOverallConcurrencyBounds(t *testing.T) {
 	}
 	t.Logf("most requests at once: %d overall (bound %d)", overall, concurrency)
 }
+
+// Progress is live: polled while an extraction runs, the processed count climbs through
+// intermediate values, never goes back, and ends at the total.
+func TestExtractionProgressIsLiveWhileRunning(t *testing.T) {
+	const products = 60
+	// 100 ms per page at two requests at once: at least 3 s of work.
+	s := newStack(t, demostore.Options{Kind: demostore.JSONLD, Products: products, Faults: demostore.Faults{Latency: 100 * time.Millisecond}})
+	st := s.fleet.Get(demostore.JSONLD)
+	var urls []string
+	for i := range products {
+		urls = append(urls, st.URL(st.ProductPath(i)))
+	}
+	r := s.do("POST", "/v2/extract", map[string]any{"urls": urls})
+	if r.status != 202 {
+		t.Fatalf("start: %d %s", r.status, r.raw)
+	}
+	path := "/v2/extract/" + r.body["execution_id"].(string) + "?page_size=1"
+	last, between := 0, 0
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		b := s.do("GET", path, nil).body
+		n := num(field(b, "meta", "progress", "products_processed"))
+		if n < last {
+			t.Fatalf("progress went back from %d to %d", last, n)
+		}
+		last = n
+		if b["status"] == "completed" {
+			break
+		}
+		if b["status"] == "running" && n > 0 && n < products {
+			between++
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not completed after 2 minutes: %v", b)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if last != products {
+		t.Errorf("completed with %d of %d processed", last, products)
+	}
+	if between == 0 {
+		t.Error("no poll saw the extraction part way: progress is not reported while it runs")
+	}
+}
