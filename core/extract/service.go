@@ -220,36 +220,45 @@ func (s *Service) Meta(ctx context.Context, id string) (Meta, error) {
 }
 
 // Items returns a page of an extraction's items in input order. With flags.SimilarProducts
-// each product carries its similar products, looked up now rather than at extraction time
-// so that they stay right as the catalog grows (a product extracted first is not left
-// with none) and cost nothing to extractions that do not ask for them.
+// each product carries its similar products (see AttachSimilar).
 func (s *Service) Items(ctx context.Context, id string, req page.Request, flags Flags) ([]Item, error) {
 	items, err := s.items.Items(ctx, id, req.Offset(), req.Size)
 	if err != nil || !flags.SimilarProducts {
 		return items, err
 	}
-	var ids []string
+	products := make([]*Stored, 0, len(items))
 	for _, it := range items {
 		if it.Product != nil {
-			ids = append(ids, it.Product.ID)
+			products = append(products, it.Product)
 		}
 	}
+	return items, s.AttachSimilar(ctx, products)
+}
+
+// AttachSimilar sets the Similar products of each product (an empty list where the
+// catalog has none). They are looked up when results are read rather than stored at
+// extraction time, so that they stay right as the catalog grows (a product extracted
+// first is not left with none) and cost nothing to results that do not ask for them.
+// Anything that renders catalog products with enable_similar_products calls it.
+func (s *Service) AttachSimilar(ctx context.Context, products []*Stored) error {
+	ids := make([]string, 0, len(products))
+	for _, p := range products {
+		ids = append(ids, p.ID)
+	}
 	if len(ids) == 0 {
-		return items, nil
+		return nil
 	}
 	similar, err := s.items.Similar(ctx, ids, MaxSimilar)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for _, it := range items {
-		if it.Product != nil {
-			it.Product.Similar = similar[it.Product.ID]
-			if it.Product.Similar == nil {
-				it.Product.Similar = []Similar{}
-			}
+	for _, p := range products {
+		p.Similar = similar[p.ID]
+		if p.Similar == nil {
+			p.Similar = []Similar{}
 		}
 	}
-	return items, nil
+	return nil
 }
 
 // List returns an organization's extractions of a kind, newest first.
