@@ -68,6 +68,7 @@ func TestRepair(t *testing.T) {
 		{`{"a":1}{"b":2}`, `[{"a":1},{"b":2}]`},
 		{"{\"a\":\"caf\xe9\"}", `{"a":"café"}`},
 		{`{"a":"\'q\'"}`, `{"a":"'q'"}`},
+		{"\n/*<![CDATA[*/\n{\"a\":1}\n/*]]>*/\n", `{"a":1}`},
 	} {
 		if got := string(Repair([]byte(tc.in))); got != tc.want {
 			t.Errorf("Repair(%q) = %q, want %q", tc.in, got, tc.want)

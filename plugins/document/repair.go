@@ -12,7 +12,7 @@ import (
 // actually ship:
 //
 //   - bytes that are not UTF-8 (Latin-1 pages), re-read as Latin-1;
-//   - HTML comment and CDATA wrappers around the block;
+//   - HTML comment and CDATA wrappers around the block (bare, after //, or in /* */);
 //   - raw line breaks and tabs inside strings;
 //   - invalid escapes inside strings (\' and \x), keeping the escaped character;
 //   - trailing commas before } and ];
@@ -26,7 +26,7 @@ func Repair(b []byte) []byte {
 	}
 	b = toUTF8(b)
 	b = bytes.TrimSpace(b)
-	for _, w := range [][2]string{{"<!--", "-->"}, {"//<![CDATA[", "//]]>"}, {"<![CDATA[", "]]>"}} {
+	for _, w := range [][2]string{{"<!--", "-->"}, {"/*<![CDATA[*/", "/*]]>*/"}, {"//<![CDATA[", "//]]>"}, {"<![CDATA[", "]]>"}} {
 		if bytes.HasPrefix(b, []byte(w[0])) {
 			b = bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(b[len(w[0]):]), []byte(w[1])))
 		}
