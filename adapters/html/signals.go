@@ -117,8 +117,10 @@ func displayedPrice(root sdk.Node) (shown, bool) {
 	// The smallest block around the title that shows a price holds the product's own: a
 	// related product's price sits further out. Without a title to anchor on, the first
 	// price of a page is as likely a mini-cart's or a banner's as the product's: no guess.
+	// Nor when the nearest price is more than maxPriceLevels blocks out: that is the page
+	// frame, where carousels of other products are.
 	scope := root.FindOne("(//h1[normalize-space()])[1]")
-	for level := 0; scope.Exists(); level++ {
+	for level := 0; scope.Exists() && level <= maxPriceLevels; level++ {
 		if f, cur, ok := firstPrice(scope); ok {
 			return shown{amount: f, currency: cur, level: level, prices: pricesUnder(scope)}, true
 		}
@@ -126,6 +128,9 @@ func displayedPrice(root sdk.Node) (shown, bool) {
 	}
 	return shown{}, false
 }
+
+// maxPriceLevels bounds how far above the title displayedPrice looks.
+const maxPriceLevels = 8
 
 // shown is a displayed price: its amount and currency, how many levels above the title
 // the block holding it is, and how many prices that block shows.
