@@ -143,21 +143,31 @@ func sku(item sdk.Value, page *sdk.Doc) *string {
 		return &s
 	}
 	if s := text(item.Get("sku")); s != nil {
-		return s
+		return code(s)
 	}
 	if offers := item.Get("offers").List(); len(offers) == 1 {
 		if s := text(offers[0].Get("sku")); s != nil {
-			return s
+			return code(s)
 		}
 	}
 	if s := text(item.Get("productID")); s != nil {
 		if i := strings.IndexByte(*s, ':'); i > 0 && i < 6 && !strings.Contains(*s, "//") {
 			v := strings.TrimSpace((*s)[i+1:])
-			return &v
+			return code(&v)
 		}
-		return s
+		return code(s)
 	}
 	return nil
+}
+
+// code keeps the first word of a code followed by words ("TE502-14 Housse de chaise", as
+// microdata taken from an element's text reads): a product code has no spaces.
+func code(s *string) *string {
+	first, rest, found := strings.Cut(*s, " ")
+	if !found || !strings.ContainsAny(first, "0123456789") || strings.ContainsAny(rest, "0123456789") {
+		return s
+	}
+	return &first
 }
 
 // price reads a price given as a number or as displayed text ("1.299,00 €").

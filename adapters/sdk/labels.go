@@ -12,8 +12,10 @@ var skuLabels = []string{
 	"art.-nr", "art.nr", "art. nr", "artikelnummer", "artikel-nr", "artikelnr", "artikel nr", "bestellnummer", "product code",
 	"product number", "product no", "product id", "productcode", "part number", "asin", "référence", "reference", "réf", "ref.",
 	"código", "codigo", "cód.", "cod.", "codice articolo", "codice prodotto", "codice", "kod produktu", "kod towaru", "numer katalogowy",
-	"indeks", "šifra", "sifra", "katalógové číslo", "kód produktu", "kód", "cikkszám", "термін", "код товара", "артикул",
+	"indeks", "šifra", "sifra", "katalógové číslo", "kód produktu", "kód", "cikkszám", "код товара", "код", "артикул",
 	"varenummer", "varenr", "tuotenumero", "ürün kodu", "stock code", "catalog number", "cat. no", "商品編號", "商品编号", "型番",
+	// Classified ads name the listing, which is what they sell.
+	"post id", "ad id", "listing id", "item id", "anzeigennummer", "anzeigen-id",
 }
 
 // DisplayedSKU returns the product code a page shows its shoppers after a label ("SKU:",
@@ -27,7 +29,7 @@ func DisplayedSKU(root Node) string {
 		if i >= 20 {
 			break
 		}
-		t := invisible.Replace(n.Text())
+		t := strings.TrimLeftFunc(invisible.Replace(n.Text()), unicode.IsPunct)
 		low := strings.ToLower(t)
 		label := ""
 		for _, l := range skuLabels {
@@ -35,7 +37,11 @@ func DisplayedSKU(root Node) string {
 				label = l
 			}
 		}
-		rest := strings.TrimLeft(t[len(label):], " :#.-\u00a0")
+		rest := strings.TrimLeft(t[len(label):], " :：#.-\u00a0")
+		if strings.HasSuffix(rest, ":") || strings.HasSuffix(rest, "：") {
+			// "Numero oggetto eBay:": the label goes on to its colon; the code follows.
+			rest = ""
+		}
 		if len(label) > 0 && len(rest) > 0 && unicode.IsLetter(rune(rest[0])) && !strings.ContainsAny(t[len(label):len(label)+1], " :#.\u00a0") {
 			// "skuId", "references": the label is part of a longer word.
 			continue
@@ -59,7 +65,7 @@ var invisible = strings.NewReplacer("\u200e", "", "\u200f", "", "\u200b", "", "\
 // skuCode returns s when it looks like a product code: one word of 3 to 40 letters, digits
 // and - _ / . with at least one digit.
 func skuCode(s string) string {
-	s = strings.Trim(strings.TrimSpace(s), ".,;:)(")
+	s = strings.TrimFunc(strings.TrimSpace(s), func(r rune) bool { return unicode.IsPunct(r) && !strings.ContainsRune("-_/", r) })
 	if len(s) < 3 || len(s) > 40 || !strings.ContainsAny(s, "0123456789") {
 		return ""
 	}

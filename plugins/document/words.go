@@ -16,8 +16,9 @@ const (
 	// of the words ("price" matches class="product-price__Current").
 	ClassWords WordsKind = iota
 	// LabelWords matches text nodes, outside script and style, whose text (white space
-	// collapsed, invisible format characters dropped, lower case) is at most MaxLabel bytes
-	// and starts with one of the words ("sku" matches " SKU: 1234 ").
+	// collapsed, invisible format characters and leading punctuation dropped, lower case)
+	// is at most MaxLabel bytes and starts with one of the words ("sku" matches
+	// " SKU: 1234 " and "(SKU: 1234)").
 	LabelWords
 )
 
@@ -92,7 +93,7 @@ func labelHas(text string, words []string) bool {
 	if t == "" {
 		return false
 	}
-	t = strings.ToLower(collapse(dropInvisible(t)))
+	t = strings.ToLower(strings.TrimLeftFunc(collapse(dropInvisible(t)), unicode.IsPunct))
 	if len(t) > MaxLabel {
 		return false
 	}
