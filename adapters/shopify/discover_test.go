@@ -59,7 +59,7 @@ func TestDiscoverReadsCollectionsJSONAndSitemap(t *testing.T) {
 	pages := sdktest.Pages{
 		base + "/collections.json?limit=250": {URL: base + "/collections.json?limit=250", Status: 200,
 			Body: []byte(`{"collections":[{"handle":"all","title":"All","products_count":20},{"handle":"gifts","title":"Gifts","products_count":3}]}`)},
-		base + "/sitemap.xml": {URL: base + "/sitemap.xml", Status: 200, Body: read("sitemap.xml")},
+		base + "/sitemap.xml":               {URL: base + "/sitemap.xml", Status: 200, Body: read("sitemap.xml")},
 		base + "/sitemap_collections_1.xml": {URL: base + "/sitemap_collections_1.xml", Status: 200, Body: read("sitemap_collections_1.xml")},
 	}
 	want := strings.Count(string(read("sitemap_collections_1.xml")), "/collections/") + 1 // + gifts, only in the JSON
