@@ -98,7 +98,9 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 			p.search_min_price::float8, p.search_max_price::float8, p.search_available, p.updated_at, top.rank, top.sim
 		FROM top JOIN products p ON p.id = top.id JOIN vendors v ON v.id = p.vendor_id
 		ORDER BY top.rank + top.sim DESC, p.updated_at DESC, p.id`
-	rows, err := s.pool.Query(ctx, sql, args...)
+	// Planned with the actual values (an unnamed statement), so that the tsquery is built
+	// once at planning rather than for every row, as a cached generic plan would.
+	rows, err := s.pool.Query(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
 	if err != nil {
 		return nil, classify("search candidates", err)
 	}

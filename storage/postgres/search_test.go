@@ -281,6 +281,12 @@ func TestCancelStopsARunningSearch(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- rig.pipeline.Run(ctx, <-rig.queued) }()
 	<-blocking.entered
+	// The step change is saved by the runner's next report; cancel once it is visible.
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if e, _ := rig.svc.Get(ctx, rig.org, started.ExecutionID); len(e.Steps) > 1 && e.Steps[1].Status == execution.Running {
+			break
+		}
+	}
 	if _, err := rig.svc.Cancel(ctx, rig.org, started.ExecutionID); err != nil {
 		t.Fatal(err)
 	}
