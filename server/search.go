@@ -248,6 +248,9 @@ func (s *Server) searchStatus(c *fiber.Ctx) error {
 		if hits, err = s.search.Results(ctx, e.ID, pr); err != nil {
 			return err
 		}
+		if err := s.attachSimilar(c, req.Flags, hits.Items); err != nil {
+			return err
+		}
 	}
 	return c.JSON(struct {
 		ExecutionID string         `json:"execution_id"`
@@ -312,6 +315,9 @@ func (s *Server) searchNow(c *fiber.Ctx) error {
 	}
 	a, credits, err := s.search.Now(c.UserContext(), principal(c).OrganizationID, req)
 	chargeCredits(c, credits)
+	if err == nil {
+		err = s.attachSimilar(c, req.Flags, a.Hits)
+	}
 	if err != nil {
 		return err
 	}
@@ -376,7 +382,25 @@ func (s *Server) mini(c *fiber.Ctx, req search.Request) (search.Answer, int64, e
 	if len(a.Hits) > req.Limit {
 		a.Hits = a.Hits[:req.Limit]
 	}
+	if err == nil {
+		err = s.attachSimilar(c, req.Flags, a.Hits)
+	}
 	return a, credits, err
+}
+
+// attachSimilar looks up the similar products of hits when the request asked for them
+// (extract.Service.AttachSimilar, the one lookup every product rendering uses).
+func (s *Server) attachSimilar(c *fiber.Ctx, flags extract.Flags, hits []search.Hit) error {
+	if !flags.SimilarProducts || s.extract == nil {
+		return nil
+	}
+	products := make([]*extract.Stored, 0, len(hits))
+	for _, h := range hits {
+		if h.Product != nil {
+			products = append(products, h.Product)
+		}
+	}
+	return s.extract.AttachSimilar(c.UserContext(), products)
 }
 
 // legacySearch is POST /api/search {query, page, limit, filters}:
@@ -405,6 +429,9 @@ func (s *Server) legacySearch(c *fiber.Ctx) error {
 	}
 	r, credits, err := s.search.Filter(c.UserContext(), principal(c).OrganizationID, q, f, pr)
 	chargeCredits(c, credits)
+	if err == nil {
+		err = s.attachSimilar(c, flags, r.Items)
+	}
 	if err != nil {
 		return err
 	}

@@ -241,6 +241,21 @@ func TestAgenticSearchEndToEnd(t *testing.T) {
 		if f["attributes"] == nil {
 			t.Errorf("enrichment on: attributes null")
 		}
+		// Similar products are looked up for search results as for extractions: the
+		// apparel titles share words, so some hit has neighbours.
+		withSimilar := 0
+		for _, h := range full {
+			list, ok := h["product"].(map[string]any)["similar_products"].([]any)
+			if !ok {
+				t.Fatalf("enable_similar_products on: similar_products %v", h["product"].(map[string]any)["similar_products"])
+			}
+			if len(list) > 0 {
+				withSimilar++
+			}
+		}
+		if withSimilar == 0 || p["similar_products"] != nil {
+			t.Errorf("similar products: %d of %d hits have some with the flag on; off: %v", withSimilar, len(full), p["similar_products"])
+		}
 		// The minis and v1 keep their own schema whatever the flags, too.
 		for _, path := range []string{"/v1/agentic-search", "/v1/agentic-search-mini", "/api/agentic-search-mini"} {
 			off := s.do("POST", path, map[string]any{"query": "apparel", "enable_enrichment": false, "enable_image_tags": false})
