@@ -242,14 +242,16 @@ func kindRank(kind string) int {
 }
 
 var (
-	num          = `\$?\s?(\d+(?:[.,]\d{1,2})?)\s?(?:\$|usd|dollars?|bucks|eur|euros?|€|£)?`
-	priceBetween = regexp.MustCompile(`\b(?:between|from)\s+` + num + `\s*(?:and|to|-|–)\s*` + num)
-	priceRange   = regexp.MustCompile(`(\$\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s*(?:-|–|to)\s*(\$\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(\s*(?:\$|usd|dollars?|bucks))?`)
-	priceMax     = regexp.MustCompile(`(?:\bunder|\bbelow|\bless than|\bcheaper than|\bat most|\bup to|\bno more than|\bnot more than|\bmax(?:imum)?|\bwithin|\bbudget of|<=?)\s*` + num)
-	priceMin     = regexp.MustCompile(`(?:\bover|\babove|\bmore than|\bat least|\bstarting at|\bmin(?:imum)?|\bfrom|>=?)\s*` + num)
-	priceAround  = regexp.MustCompile(`(?:\baround|\babout|\broughly|\bapprox(?:imately)?|~)\s*` + num)
-	sizeWord     = regexp.MustCompile(`\bsize\s+([a-z0-9.]+)\b|\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b`)
-	unitAfter    = regexp.MustCompile(`^\s*(?:ml|l|liters?|litres?|oz|g|kg|lbs?|pounds|mm|cm|m|inch|inches|in\b|"|years?|yrs?|months?|hours?|h\b|w\b|watts?|mah|pieces?|pcs|pack|person|people|%)`)
+	num           = `\$?\s?(\d+(?:[.,]\d{1,2})?)\s?(?:\$|usd|dollars?|bucks|eur|euros?|€|£)?`
+	priceBetween  = regexp.MustCompile(`\b(?:between|from)\s+` + num + `\s*(?:and|to|-|–)\s*` + num)
+	priceRange    = regexp.MustCompile(`(\$\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)\s*(?:-|–|to)\s*(\$\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(\s*(?:\$|usd|dollars?|bucks))?`)
+	priceMax      = regexp.MustCompile(`(?:\bunder|\bbelow|\bless than|\bcheaper than|\bat most|\bup to|\bno more than|\bnot more than|\bmax(?:imum)?|\bwithin|\bbudget of|<=?)\s*` + num)
+	priceMin      = regexp.MustCompile(`(?:\bover|\babove|\bmore than|\bat least|\bstarting at|\bmin(?:imum)?|\bfrom|>=?)\s*` + num)
+	priceAround   = regexp.MustCompile(`(?:\baround|\babout|\broughly|\bapprox(?:imately)?|~)\s*` + num)
+	sizeWord      = regexp.MustCompile(`\bsize\s+([a-z0-9.]+)\b|\b(xxs|xs|xl|xxl|xxxl|2xl|3xl)\b`)
+	currencyNamed = regexp.MustCompile(`\$|€|£|\b(?:usd|dollars?|bucks|eur|euros?)\b`)
+	inStockAfter  = regexp.MustCompile(`^\s*in[\s-]*stock\b`)
+	unitAfter     = regexp.MustCompile(`^\s*(?:ml|l|liters?|litres?|oz|g|kg|lbs?|pounds|mm|cm|m|inch|inches|in\b|"|years?|yrs?|months?|hours?|h\b|w\b|watts?|mah|pieces?|pcs|pack|person|people|%)`)
 )
 
 // parse reads query; the result's slices are never nil.
@@ -572,12 +574,13 @@ func (p *parser) readPrices(text string, u *Understood) string {
 }
 
 // replaceWhere replaces the matches of re for which fn is true by a clause break, unless a
-// unit follows the number ("under 500 ml" is a size, not a price).
+// unit follows the number ("under 500 ml" is a size, not a price). A match that names its
+// currency ("under $50") is a price whatever follows: "under $50 in stock" is not inches.
 func replaceWhere(re *regexp.Regexp, text string, fn func(sm []string) bool) string {
 	var b strings.Builder
 	last := 0
 	for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
-		if unitAfter.MatchString(text[loc[1]:]) {
+		if !currencyNamed.MatchString(text[loc[0]:loc[1]]) && unitFollows(text[loc[1]:]) {
 			continue
 		}
 		sm := make([]string, len(loc)/2)
@@ -595,6 +598,12 @@ func replaceWhere(re *regexp.Regexp, text string, fn func(sm []string) bool) str
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// unitFollows reports whether rest starts with a unit of measure; "in" starting "in
+// stock" is the stock phrase, not inches.
+func unitFollows(rest string) bool {
+	return unitAfter.MatchString(rest) && !inStockAfter.MatchString(rest)
 }
 
 func money(s string) *float64 {

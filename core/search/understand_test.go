@@ -84,6 +84,9 @@ func TestParserReadsPhrasings(t *testing.T) {
 		// Prices.
 		{"sneakers under $50", "terms=sneakers* max=50"},
 		{"sneakers under 50 dollars", "terms=sneakers* max=50"},
+		{"sneakers under $50 in stock", "terms=sneakers* max=50 in_stock"},
+		{"sneakers under 50 in stock", "terms=sneakers* max=50 in_stock"},
+		{"sneakers under 12 in", "terms=sneakers*"},
 		{"boots less than 120", "terms=boots* max=120"},
 		{"tent over $200", "terms=tent* min=200"},
 		{"jacket between 20 and 40", "terms=jacket* min=20 max=40"},
