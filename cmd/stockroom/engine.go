@@ -81,7 +81,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		execution.ProductsBatch: extractions.Run,
 		execution.Extract:       extractions.Run,
 		execution.AgenticSearch: searches.Run,
-	}, jobs.Options{Workers: cfg.Jobs.Workers, Logger: s.logger})
+	}, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

@@ -26,7 +26,10 @@ type Options struct {
 	// Workers is the number of executions of each kind run at once by this process.
 	// Default 4.
 	Workers int
-	Logger  *slog.Logger
+	// PollInterval is how often idle workers look for jobs that no notification announced.
+	// Default River's (1s).
+	PollInterval time.Duration
+	Logger       *slog.Logger
 }
 
 // Queue is a River client that enqueues and works executions.
@@ -73,7 +76,7 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 	if opts.Workers <= 0 {
 		opts.Workers = 4
 	}
-	cfg := &river.Config{Logger: opts.Logger}
+	cfg := &river.Config{Logger: opts.Logger, FetchPollInterval: opts.PollInterval}
 	if len(handlers) > 0 {
 		workers := river.NewWorkers()
 		if err := river.AddWorkerSafely(workers, &worker{handlers: handlers}); err != nil {
