@@ -4,6 +4,8 @@
 // fills their gaps.
 // When the markup says little, it reads the page as a shopper does (signals.go): the
 // displayed price after the title, the stock line, the buy button, a labelled SKU.
+// For stores no platform adapter claims it also discovers categories and lists their
+// products (browse.go), so such stores can be crawled.
 package html
 
 import (

@@ -1,0 +1,408 @@
+package html
+
+// Discover and List for stores no platform adapter claims: the collections are read from
+// the home page's menus and category-like links, and a collection is listed by reading its
+// product tiles and following its "next page" link. Everything here is a general
+// heuristic over markup shoppers see; nothing names a store.
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// categorySegments are first path segments (or the segment before the handle) under
+// which stores put their categories.
+var categorySegments = map[string]bool{
+	"collections": true, "collection": true, "category": true, "categories": true,
+	"c": true, "shop": true, "departments": true, "department": true, "dept": true,
+	"catalog": true, "catalogue": true, "browse": true, "cat": true, "kategorie": true,
+	"categorie": true, "categoria": true,
+}
+
+// productSegments are path segments under which stores put product pages.
+var productSegments = map[string]bool{
+	"products": true, "product": true, "p": true, "item": true, "items": true, "dp": true,
+	"produkt": true, "produit": true, "producto": true, "prodotto": true,
+}
+
+// excludedSegments mark links that are neither categories nor products: the store's
+// own machinery and its editorial pages.
+var excludedSegments = map[string]bool{
+	"cart": true, "basket": true, "bag": true, "checkout": true, "account": true,
+	"accounts": true, "login": true, "logout": true, "register": true, "signin": true,
+	"sign-in": true, "search": true, "blog": true, "blogs": true, "news": true,
+	"pages": true, "page": true, "policy": true, "policies": true, "privacy": true,
+	"terms": true, "contact": true, "about": true, "about-us": true, "help": true,
+	"faq": true, "wishlist": true, "stores": true, "store-locator": true, "cdn": true,
+	"static": true, "media": true, "assets": true, "sitemap.xml": true, "robots.txt": true,
+}
+
+// segments splits a URL path into its non-empty, lower-cased segments.
+func segments(p string) []string {
+	var out []string
+	for _, s := range strings.Split(strings.ToLower(p), "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isProductPath reports whether a path looks like a product page: a product segment
+// followed by a handle.
+func isProductPath(segs []string) bool {
+	for _, s := range segs[:max(len(segs)-1, 0)] {
+		if productSegments[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// isCategoryPath reports whether a path looks like a category: a category segment
+// followed by a handle.
+func isCategoryPath(segs []string) bool {
+	return len(segs) >= 2 && categorySegments[segs[0]]
+}
+
+func isExcluded(segs []string) bool {
+	for _, s := range segs {
+		if excludedSegments[s] {
+			return true
+		}
+	}
+	if n := len(segs); n > 0 {
+		// Files (images, feeds, scripts) are never categories.
+		last := segs[n-1]
+		if i := strings.LastIndexByte(last, '.'); i >= 0 && !strings.HasSuffix(last, ".html") && !strings.HasSuffix(last, ".htm") {
+			return true
+		}
+	}
+	return false
+}
+
+// sameSiteURL resolves href against base and returns it without its fragment when it is
+// an http(s) URL on base's host, else nil.
+func sameSiteURL(base *url.URL, href string) *url.URL {
+	href = strings.TrimSpace(href)
+	if href == "" || strings.HasPrefix(href, "#") {
+		return nil
+	}
+	r, err := url.Parse(href)
+	if err != nil {
+		return nil
+	}
+	u := base.ResolveReference(r)
+	if (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, base.Host) {
+		return nil
+	}
+	u.Fragment = ""
+	return u
+}
+
+// docBase is the URL a document's relative links resolve against: the final URL after
+// redirects, else the requested one.
+func docBase(d *sdk.Doc) *url.URL {
+	raw := d.URL
+	if d.FinalURL != "" {
+		raw = d.FinalURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return u
+}
+
+// Discover lists the categories the home page links to: every link of its menus (nav,
+// header, anything marked as a menu) that is not a product, the home or store machinery,
+// and anywhere on the page links whose path says category.
+func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
+	page := c.Page()
+	if page == nil || !page.OK() {
+		return nil, sdk.Fail("no home page")
+	}
+	base := docBase(page)
+	if base == nil {
+		return nil, sdk.Fail("bad site URL %q", c.URL())
+	}
+	root := page.HTML()
+	var out []sdk.Collection
+	seen := map[string]bool{}
+	add := func(a sdk.Node, inMenu bool) {
+		u := sameSiteURL(base, a.Attr("href"))
+		if u == nil {
+			return
+		}
+		segs := segments(u.Path)
+		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
+			return
+		}
+		if !inMenu && !isCategoryPath(segs) {
+			return
+		}
+		key := u.String()
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, sdk.Collection{URL: key, Handle: segs[len(segs)-1], Title: a.Text()})
+	}
+	menus := "//nav//a[@href] | //header//a[@href] | //*[@role='navigation']//a[@href]" +
+		" | //*[contains(@class,'menu') or contains(@id,'menu')]//a[@href]"
+	for _, a := range root.Find(menus) {
+		// Breadcrumbs are navigation too, but lead up, not across.
+		if a.FindOne("ancestor::*[contains(@class,'breadcrumb') or @aria-label='Breadcrumb' or @aria-label='breadcrumb']").Exists() {
+			continue
+		}
+		add(a, true)
+	}
+	for _, a := range root.Find("//a[@href]") {
+		add(a, false)
+	}
+	return out, nil
+}
+
+// List reads one page of the collection at c.URL(). The cursor is the URL of the page to
+// read ("" for the collection itself); Next is the following page's URL, "" on the last.
+func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
+	collection, err := url.Parse(c.URL())
+	if err != nil || collection.Host == "" {
+		return sdk.Page{}, sdk.Fail("not a collection URL: %q", c.URL())
+	}
+	target := c.URL()
+	if c.Cursor() != "" {
+		// The cursor is an absolute URL this adapter returned. Another adapter's cursor (a
+		// page number) reaches here when that adapter failed: refuse it rather than resolve
+		// it as a relative link; and stay on the collection's site whatever it says.
+		u := sameSiteURL(collection, c.Cursor())
+		if u == nil || !strings.HasPrefix(c.Cursor(), "http://") && !strings.HasPrefix(c.Cursor(), "https://") {
+			return sdk.Page{}, sdk.Fail("bad cursor %q", c.Cursor())
+		}
+		target = u.String()
+	}
+	d := c.Need(target)
+	if d == nil {
+		return sdk.Page{}, sdk.ErrPending
+	}
+	if !d.OK() {
+		return sdk.Page{}, sdk.Fail("collection page %s: status %d %s", target, d.Status, d.Err)
+	}
+	base := docBase(d)
+	if base == nil {
+		return sdk.Page{}, sdk.Fail("bad page URL %q", target)
+	}
+	root := d.HTML()
+	out := sdk.Page{Listings: listings(root, base)}
+	if next := nextPage(root, base); next != "" && next != target && next != c.URL() {
+		out.Next = next
+	}
+	return out, nil
+}
+
+// chrome is the XPath condition of a node inside the page's header, menus, footer or
+// breadcrumbs, where product links are featured items, not the collection's.
+const chrome = "ancestor::header or ancestor::nav or ancestor::footer or ancestor::*[@role='navigation']"
+
+// listings reads the product tiles of a listing page: links to product-like paths, or,
+// when the store's paths say nothing, links that wrap an image and sit by a price.
+func listings(root sdk.Node, base *url.URL) []sdk.Listing {
+	var out []sdk.Listing
+	seen := map[string]int{}
+	add := func(a sdk.Node, u *url.URL) {
+		key := u.String()
+		if i, ok := seen[key]; ok {
+			// A tile often links twice (image and name): complete the first from the second.
+			fill(&out[i], a, base)
+			return
+		}
+		seen[key] = len(out)
+		out = append(out, sdk.Listing{URL: key})
+		fill(&out[len(out)-1], a, base)
+	}
+	anchors := root.Find("//a[@href][not(" + chrome + ")]")
+	for _, a := range anchors {
+		u := sameSiteURL(base, a.Attr("href"))
+		if u == nil {
+			continue
+		}
+		if segs := segments(u.Path); isProductPath(segs) && !isExcluded(segs) {
+			add(a, u)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	// No product paths: tiles are repeated links around an image with a price beside.
+	type cand struct {
+		a sdk.Node
+		u *url.URL
+	}
+	var cands []cand
+	for _, a := range anchors {
+		if !a.FindOne(".//img").Exists() {
+			continue
+		}
+		u := sameSiteURL(base, a.Attr("href"))
+		if u == nil || u.String() == base.String() {
+			continue
+		}
+		segs := segments(u.Path)
+		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
+			continue
+		}
+		tile := tileOf(a)
+		if !ownTile(a, tile) {
+			continue
+		}
+		if _, ok := tilePrice(tile); !ok {
+			continue
+		}
+		cands = append(cands, cand{a, u})
+	}
+	// One image link by a price is a banner; a grid repeats.
+	if len(cands) < 2 {
+		return nil
+	}
+	for _, c := range cands {
+		add(c.a, c.u)
+	}
+	return out
+}
+
+// tileOf returns the element holding a product link's tile: the nearest list item,
+// article or product/card/tile-classed element, else the link's parent.
+func tileOf(a sdk.Node) sdk.Node {
+	t := a.FindOne("ancestor::*[self::li or self::article or contains(@class,'product') or contains(@class,'tile') or contains(@class,'card') or contains(@class,'item')][1]")
+	if !t.Exists() {
+		t = a.FindOne("..")
+	}
+	switch t.Name() {
+	case "body", "main", "html":
+		// The page itself is no tile: a lone image link there is a banner.
+		return sdk.Node{}
+	}
+	return t
+}
+
+// ownTile reports whether a's tile holds image links to a's target only: a container
+// of the whole grid is not one product's tile.
+func ownTile(a, tile sdk.Node) bool {
+	href := a.Attr("href")
+	for _, other := range tile.Find(".//a[@href][.//img]") {
+		if other.Attr("href") != href {
+			return false
+		}
+	}
+	return tile.Exists()
+}
+
+// tilePrice reads the price a tile shows, skipping struck-through former prices.
+func tilePrice(tile sdk.Node) (float64, bool) {
+	texts := tile.Find(".//*[contains(@class,'price') or contains(@class,'Price')]//text()[not(ancestor::s or ancestor::del or ancestor::strike or ancestor::*[contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')])]")
+	if len(texts) == 0 {
+		texts = tile.Find(".//text()[not(ancestor::a or ancestor::s or ancestor::del or ancestor::strike)]")
+	}
+	for _, t := range texts {
+		s := t.Text()
+		if !strings.ContainsAny(s, "0123456789") {
+			continue
+		}
+		if f, ok := sdk.ParsePrice(s); ok {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// fill completes a listing's title, price and image from its link and tile.
+func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
+	tile := tileOf(a)
+	if l.Title == "" {
+		l.Title = firstNonEmpty(
+			a.TextOf(".//*[self::h2 or self::h3 or self::h4 or contains(@class,'title') or contains(@class,'name')]"),
+			a.Attr("title"),
+			a.Text(),
+			a.FindOne(".//img").Attr("alt"),
+		)
+	}
+	if l.Price == nil {
+		if f, ok := tilePrice(tile); ok {
+			l.Price = &sdk.Price{Current: f}
+		}
+	}
+	if len(l.Images) == 0 {
+		img := a.FindOne(".//img")
+		if !img.Exists() {
+			img = tile.FindOne(".//img")
+		}
+		src := firstNonEmpty(img.Attr("src"), img.Attr("data-src"))
+		if src != "" && !strings.HasPrefix(src, "data:") {
+			if r, err := url.Parse(src); err == nil {
+				l.Images = []sdk.Image{{URL: base.ResolveReference(r).String()}}
+			}
+		}
+	}
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// nextWords are the texts of "next page" links, arrows stripped, in a few languages.
+var nextWords = map[string]bool{
+	"next": true, "next page": true, "weiter": true, "nächste": true, "nächste seite": true,
+	"suivant": true, "page suivante": true, "siguiente": true, "página siguiente": true,
+	"successivo": true, "pagina successiva": true, "avanti": true, "volgende": true,
+	"próxima": true, "próximo": true, "seguinte": true, "nästa": true, "næste": true,
+	"neste": true, "następna": true, "další": true, "次へ": true, "下一页": true,
+}
+
+// nextPage finds the following page of a listing: rel="next" (link or anchor), else an
+// anchor whose text or label says next, or which is only a forward arrow.
+func nextPage(root sdk.Node, base *url.URL) string {
+	resolve := func(href string) string {
+		if u := sameSiteURL(base, href); u != nil {
+			return u.String()
+		}
+		return ""
+	}
+	relNext := "contains(concat(' ', normalize-space(@rel), ' '), ' next ')"
+	for _, n := range root.Find("//link[@href][" + relNext + "] | //a[@href][" + relNext + "]") {
+		if u := resolve(n.Attr("href")); u != "" {
+			return u
+		}
+	}
+	for _, a := range root.Find("//a[@href][not(ancestor::header or ancestor::nav[not(contains(@class,'pag') or contains(@aria-label,'agination'))])]") {
+		label := firstNonEmpty(a.Text(), a.Attr("aria-label"), a.Attr("title"))
+		if !isNextLabel(label) {
+			continue
+		}
+		if u := resolve(a.Attr("href")); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// isNextLabel reports whether a link's text means "next page": a next word with any
+// arrows around it, or an arrow alone.
+func isNextLabel(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return false
+	}
+	trimmed := strings.TrimSpace(strings.Trim(s, "›»→>⟩❯ \u00a0"))
+	if trimmed == "" {
+		// An arrow alone; "‹" and "«" point back and are not trimmed, so never match.
+		return strings.ContainsAny(s, "›»→>❯")
+	}
+	return nextWords[trimmed]
+}
