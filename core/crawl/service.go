@@ -157,11 +157,7 @@ func startURL(rawURL, host string) (string, error) {
 
 // Get returns a crawl of the organization; another organization's crawl is not found.
 func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	e, err := s.executions.Get(ctx, id, organizationID)
-	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != execution.Crawl) {
-		return e, failure.NotFoundf("crawl %s not found", id)
-	}
-	return e, err
+	return execution.Owned(ctx, s.executions, organizationID, id, execution.Crawl, "crawl")
 }
 
 // List returns an organization's crawls, newest first.
@@ -171,15 +167,5 @@ func (s *Service) List(ctx context.Context, organizationID string, statuses []ex
 
 // Cancel stops a pending or running crawl; its runner notices within a second.
 func (s *Service) Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	if _, err := s.Get(ctx, organizationID, id); err != nil {
-		return execution.Execution{}, err
-	}
-	e, err := s.executions.Cancel(ctx, id, organizationID)
-	switch {
-	case errors.Is(err, execution.ErrNotFound):
-		return e, failure.NotFoundf("crawl %s not found", id)
-	case errors.Is(err, execution.ErrEnded):
-		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("crawl %s has already ended", id)}
-	}
-	return e, err
+	return execution.CancelOwned(ctx, s.executions, organizationID, id, execution.Crawl, "crawl")
 }

@@ -203,11 +203,7 @@ func (s *Service) start(ctx context.Context, organizationID string, kind executi
 // Get returns an extraction. v1 batches are readable with any valid key (organizationID
 // empty); v2 extractions belong to their organization.
 func (s *Service) Get(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
-	e, err := s.executions.Get(ctx, id, organizationID)
-	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != kind) {
-		return e, failure.NotFoundf("execution %s not found", id)
-	}
-	return e, err
+	return execution.Owned(ctx, s.executions, organizationID, id, kind, "execution")
 }
 
 // Meta counts an extraction's inputs by outcome.
@@ -269,15 +265,5 @@ func (s *Service) List(ctx context.Context, organizationID string, kind executio
 // Cancel stops a pending or running extraction; what it charged stays charged (the work
 // done so far is kept).
 func (s *Service) Cancel(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
-	if _, err := s.Get(ctx, organizationID, id, kind); err != nil {
-		return execution.Execution{}, err
-	}
-	e, err := s.executions.Cancel(ctx, id, organizationID)
-	switch {
-	case errors.Is(err, execution.ErrNotFound):
-		return e, failure.NotFoundf("execution %s not found", id)
-	case errors.Is(err, execution.ErrEnded):
-		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("execution %s has already ended", id)}
-	}
-	return e, err
+	return execution.CancelOwned(ctx, s.executions, organizationID, id, kind, "execution")
 }

@@ -99,11 +99,7 @@ func (s *Service) Start(ctx context.Context, organizationID string, req Request)
 
 // Get implements API.
 func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	e, err := s.executions.Get(ctx, id, organizationID)
-	if errors.Is(err, execution.ErrNotFound) || (err == nil && e.Kind != execution.AgenticSearch) {
-		return execution.Execution{}, failure.NotFoundf("execution %s not found", id)
-	}
-	return e, err
+	return execution.Owned(ctx, s.executions, organizationID, id, execution.AgenticSearch, "execution")
 }
 
 // Results implements API: the page's hits with their products, best first. A product
@@ -145,17 +141,7 @@ func (s *Service) List(ctx context.Context, organizationID string, statuses []ex
 
 // Cancel implements API. What the search charged stays charged.
 func (s *Service) Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	if _, err := s.Get(ctx, organizationID, id); err != nil {
-		return execution.Execution{}, err
-	}
-	e, err := s.executions.Cancel(ctx, id, organizationID)
-	switch {
-	case errors.Is(err, execution.ErrNotFound):
-		return e, failure.NotFoundf("execution %s not found", id)
-	case errors.Is(err, execution.ErrEnded):
-		return e, &failure.Error{Kind: failure.NotRunning, Message: fmt.Sprintf("execution %s has already ended", id)}
-	}
-	return e, err
+	return execution.CancelOwned(ctx, s.executions, organizationID, id, execution.AgenticSearch, "execution")
 }
 
 // Now implements API.
