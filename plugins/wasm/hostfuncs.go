@@ -92,6 +92,21 @@ func handle[H ~uint32](st *callState, h H, err error) uint64 {
 	return uint64(h)
 }
 
+// handleList answers a query that found several nodes: their handles as little-endian
+// u32s written to the guest's buffer (out, capacity), or the error. hs becomes the call's
+// reusable handle slice.
+func handleList(m api.Module, st *callState, hs []document.Node, err error, out, capacity uint64) uint64 {
+	st.handles = hs
+	if err != nil {
+		return st.fail(err)
+	}
+	st.buf = st.buf[:0]
+	for _, h := range hs {
+		st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
+	}
+	return st.result(m, out, uint64(uint32(capacity)), st.buf)
+}
+
 // hostModule defines the "stockroom" import module of ABI v1. Every function is a
 // GoModuleFunc over the raw stack: no reflection, no allocation on the common path.
 func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
@@ -166,30 +181,12 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 	})
 	def("query_all", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		hs, err := st.session.QueryAll(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), st.handles[:0])
-		st.handles = hs
-		if err != nil {
-			s[0] = st.fail(err)
-			return
-		}
-		st.buf = st.buf[:0]
-		for _, h := range hs {
-			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
-		}
-		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
+		s[0] = handleList(m, st, hs, err, s[3], s[4])
 	})
 	def("query_words", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		words := strings.Split(string(read(m, s[2], s[3])), "\n")
 		hs, err := st.session.FindWords(document.Node(uint32(s[0])), document.WordsKind(uint32(s[1])), words, st.handles[:0])
-		st.handles = hs
-		if err != nil {
-			s[0] = st.fail(err)
-			return
-		}
-		st.buf = st.buf[:0]
-		for _, h := range hs {
-			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
-		}
-		s[0] = st.result(m, s[4], uint64(uint32(s[5])), st.buf)
+		s[0] = handleList(m, st, hs, err, s[4], s[5])
 	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		n := document.Node(uint32(s[0]))
