@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/stockroom/stockroom/core/access"
@@ -89,6 +90,9 @@ func New(deps Deps, opts Options) *Server {
 		ReadTimeout:           opts.ReadTimeout,
 		WriteTimeout:          opts.WriteTimeout,
 		DisableStartupMessage: true,
+		// go-json renders the same bytes as encoding/json at about half the CPU; list
+		// responses are most of the API's work.
+		JSONEncoder: gojson.Marshal,
 		// Errors raised before the middleware chain (a body over the limit) end up here.
 		ErrorHandler: func(c *fiber.Ctx, err error) error { return writeError(c, err, s.logger) },
 	})

@@ -12,7 +12,40 @@ import (
 // response, which cost a fifth of the listings endpoint's CPU.
 
 // timestamp is the one format of every time in a response: RFC 3339, UTC, milliseconds.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+// It writes the digits itself because a page of listings formats forty times, and
+// time.Format's layout parsing was a twentieth of the endpoint's CPU.
+func timestamp(t time.Time) string {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format("2006-01-02T15:04:05.000Z07:00")
+	}
+	hour, minute, second := t.Clock()
+	var b [24]byte
+	digits(b[0:4], year)
+	b[4] = '-'
+	digits(b[5:7], int(month))
+	b[7] = '-'
+	digits(b[8:10], day)
+	b[10] = 'T'
+	digits(b[11:13], hour)
+	b[13] = ':'
+	digits(b[14:16], minute)
+	b[16] = ':'
+	digits(b[17:19], second)
+	b[19] = '.'
+	digits(b[20:23], t.Nanosecond()/1_000_000)
+	b[23] = 'Z'
+	return string(b[:])
+}
+
+// digits writes n in decimal, zero-padded to fill dst.
+func digits(dst []byte, n int) {
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = byte('0' + n%10)
+		n /= 10
+	}
+}
 
 type paginationV2 struct {
 	Page       int  `json:"page"`
