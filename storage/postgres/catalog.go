@@ -114,10 +114,10 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 		return nil, 0, classify("list listings of "+q.Vendor, err)
 	}
 	defer rows.Close()
-	total := 0
-	items := []catalog.Listing{}
+	row := newListingRow()
+	items := make([]catalog.Listing, 0, q.Page.Size)
 	for rows.Next() {
-		l, present, err := scanListingRow(rows, q.Vendor, &total)
+		l, present, err := row.scan(rows, q.Vendor)
 		if err != nil {
 			return nil, 0, fmt.Errorf("read listings of %s: %w", q.Vendor, err)
 		}
@@ -128,34 +128,47 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 	if err := rows.Err(); err != nil {
 		return nil, 0, classify("list listings of "+q.Vendor, err)
 	}
-	return items, total, nil
+	return items, row.total, nil
 }
 
-// scanListingRow reads a count and an optional listing (absent when the page is empty).
-// It scans into pgtype values rather than pointers and decodes the images with go-json:
-// a page of listings is the API's busiest read, and pointer scans and encoding/json's
-// reflection were a third of its CPU.
-func scanListingRow(rows pgx.Rows, vendor string, total *int) (catalog.Listing, bool, error) {
-	l := catalog.Listing{Vendor: vendor}
-	var id, url, name, currency pgtype.Text
-	var images []byte
-	var current, compareAt pgtype.Float8
-	var firstSeen, lastUpdated pgtype.Timestamptz
-	if err := rows.Scan(total, &id, &url, &name, &images, &currency, &current, &compareAt, &firstSeen, &lastUpdated); err != nil {
+// listingRow receives one row of a listings query: a count and an optional listing (absent
+// when the page is empty). One is reused for every row of a page, with pgtype fields rather
+// than pointers, and images decode with go-json: a page of listings is the API's busiest
+// read, and per-row scan allocations and encoding/json's reflection were a third of its CPU.
+type listingRow struct {
+	total                  int
+	id, url, name          pgtype.Text
+	images                 []byte
+	currency               pgtype.Text
+	current, compareAt     pgtype.Float8
+	firstSeen, lastUpdated pgtype.Timestamptz
+	dest                   []any
+}
+
+func newListingRow() *listingRow {
+	r := &listingRow{}
+	r.dest = []any{&r.total, &r.id, &r.url, &r.name, &r.images, &r.currency, &r.current, &r.compareAt, &r.firstSeen, &r.lastUpdated}
+	return r
+}
+
+// scan reads the current row; present is false for the empty page's placeholder row.
+func (r *listingRow) scan(rows pgx.Rows, vendor string) (l catalog.Listing, present bool, err error) {
+	if err := rows.Scan(r.dest...); err != nil {
 		return l, false, err
 	}
-	if !id.Valid {
+	if !r.id.Valid {
 		return l, false, nil
 	}
-	l.ID, l.URL, l.Name, l.FirstSeen, l.LastUpdated = id.String, url.String, name.String, firstSeen.Time, lastUpdated.Time
-	if err := gojson.Unmarshal(images, &l.Images); err != nil {
+	l = catalog.Listing{ID: r.id.String, Vendor: vendor, URL: r.url.String, Name: r.name.String,
+		FirstSeen: r.firstSeen.Time, LastUpdated: r.lastUpdated.Time}
+	if err := gojson.Unmarshal(r.images, &l.Images); err != nil {
 		return l, false, fmt.Errorf("listing %s images: %w", l.ID, err)
 	}
-	if current.Valid {
-		l.Price = &catalog.Price{Current: current.Float64, Currency: currency.String}
-		if compareAt.Valid {
-			v := compareAt.Float64
-			l.Price.CompareAt = &v
+	if r.current.Valid {
+		l.Price = &catalog.Price{Current: r.current.Float64, Currency: r.currency.String}
+		if r.compareAt.Valid {
+			compareAt := r.compareAt.Float64
+			l.Price.CompareAt = &compareAt
 		}
 	}
 	return l, true, nil
