@@ -2,8 +2,8 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	gojson "github.com/goccy/go-json"
@@ -226,129 +226,160 @@ func (s *CatalogStore) UpsertCollections(ctx context.Context, vendor string, col
 }
 
 func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listings []catalog.ListingInput, at time.Time) error {
+	listings = mergeListings(listings)
 	if len(listings) == 0 {
 		return nil
 	}
+	// Set-based statements, one for the listings and one for their links, whatever the
+	// number of listings: a crawl writes a whole page (or several) at a time, and one
+	// statement per listing made the vendor's lock, held for the transaction, the crawl's
+	// bottleneck.
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		vendorID, err := lockVendor(ctx, tx, vendor, at)
 		if err != nil {
 			return err
 		}
-		ids, err := upsertListingRows(ctx, tx, vendorID, listings, at)
+		rows, err := newListingRows(listings)
 		if err != nil {
 			return fmt.Errorf("upsert listings of %s: %w", vendor, err)
 		}
-		if err := linkListings(ctx, tx, vendorID, listings, ids); err != nil {
+		if _, err := tx.Exec(ctx, upsertListingsSQL, vendorID, rows.ids, rows.urls, rows.names, rows.images,
+			rows.currencies, rows.currents, rows.compareAts, at); err != nil {
+			return fmt.Errorf("upsert listings of %s: %w", vendor, err)
+		}
+		if err := linkListings(ctx, tx, vendorID, listings); err != nil {
 			return fmt.Errorf("link listings of %s: %w", vendor, err)
 		}
 		return nil
 	})
 }
 
-// upsertListingRows writes the listings and returns their ids by URL. New listings take the
-// next ordinals of their vendor, in input order.
-func upsertListingRows(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput, at time.Time) (map[string]string, error) {
-	urls := make([]string, 0, len(listings))
-	for _, l := range listings {
-		urls = append(urls, l.URL)
-	}
-	ids := make(map[string]string, len(listings))
-	rows, err := tx.Query(ctx, "SELECT url, id::text FROM listings WHERE vendor_id = $1 AND url = ANY($2)", vendorID, urls)
-	if err != nil {
-		return nil, err
-	}
-	var url, id string
-	if _, err := pgx.ForEachRow(rows, []any{&url, &id}, func() error { ids[url] = id; return nil }); err != nil {
-		return nil, err
-	}
-	var next int
-	if err := tx.QueryRow(ctx, "SELECT listings_count FROM vendors WHERE id = $1", vendorID).Scan(&next); err != nil {
-		return nil, err
-	}
-	batch := &pgx.Batch{}
-	added := 0
-	for _, l := range listings {
-		images, err := json.Marshal(nonNilImages(l.Images))
+// upsertListingsSQL refreshes the listings that exist and adds the others, which take the
+// next ordinals of their vendor in input order. Input URLs are distinct. $1 is the vendor,
+// locked by the transaction, so no other writer hands out its ordinals meanwhile.
+const upsertListingsSQL = `
+	WITH input AS (
+		SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::numeric[], $8::numeric[])
+			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, n)
+	), updated AS (
+		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images,
+			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
+			last_updated_by_service = $9
+		FROM input i WHERE l.vendor_id = $1 AND l.url = i.url
+	), fresh AS (
+		SELECT i.*, row_number() OVER (ORDER BY i.n) AS k FROM input i
+		WHERE NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = $1 AND l.url = i.url)
+	), inserted AS (
+		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
+			first_seen_by_service, last_updated_by_service)
+		SELECT f.id, $1, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images, f.currency, f.current, f.compare_at, $9, $9
+		FROM fresh f, vendors v WHERE v.id = $1
+		RETURNING 1
+	)
+	UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = $1`
+
+// listingRows are listings as the columns upsertListingsSQL unnests.
+type listingRows struct {
+	ids, urls, names, images []string
+	currencies               []*string
+	currents, compareAts     []*float64
+}
+
+func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
+	n := len(listings)
+	r := listingRows{ids: make([]string, n), urls: make([]string, n), names: make([]string, n), images: make([]string, n),
+		currencies: make([]*string, n), currents: make([]*float64, n), compareAts: make([]*float64, n)}
+	for i, l := range listings {
+		images, err := gojson.Marshal(nonNilImages(l.Images))
 		if err != nil {
-			return nil, err
+			return listingRows{}, err
 		}
-		var currency *string
-		var current, compareAt *float64
+		// The id is used only by a listing that turns out to be new.
+		r.ids[i], r.urls[i], r.names[i], r.images[i] = uuid.NewString(), l.URL, l.Name, string(images)
 		if l.Price != nil {
-			currency, current, compareAt = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
+			r.currencies[i], r.currents[i], r.compareAts[i] = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
 		}
-		if existing, ok := ids[l.URL]; ok {
-			batch.Queue(`UPDATE listings SET name = coalesce(nullif($2, ''), name), images = $3,
-				price_currency = $4, price_current = $5, price_compare_at = $6, last_updated_by_service = $7 WHERE id = $1`,
-				existing, l.Name, images, currency, current, compareAt, at)
+	}
+	return r, nil
+}
+
+// mergeListings returns listings with one entry per URL, at its first position: the last
+// entry's fields (the freshest) and every entry's collections.
+func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
+	at := make(map[string]int, len(listings))
+	out := make([]catalog.ListingInput, 0, len(listings))
+	for _, l := range listings {
+		i, ok := at[l.URL]
+		if !ok {
+			at[l.URL] = len(out)
+			out = append(out, l)
 			continue
 		}
-		added++
-		newID := uuid.NewString()
-		ids[l.URL] = newID
-		batch.Queue(`INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
-				first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, $8, $9, $10, $10)`,
-			newID, vendorID, next+added, l.URL, l.Name, images, currency, current, compareAt, at)
+		collections := out[i].CollectionURLs
+		for _, c := range l.CollectionURLs {
+			if !slices.Contains(collections, c) {
+				collections = append(slices.Clip(collections), c)
+			}
+		}
+		out[i] = l
+		out[i].CollectionURLs = collections
 	}
-	batch.Queue("UPDATE vendors SET listings_count = listings_count + $2 WHERE id = $1", vendorID, added)
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, err
-	}
-	return ids, nil
+	return out
 }
 
 // linkListings links each listing to the collections it names. New links take the next
-// ordinals of their collection.
-func linkListings(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput, ids map[string]string) error {
-	byCollection := map[string][]string{} // collection URL -> listing ids, input order
-	var collectionURLs []string
+// ordinals of their collection, in input order.
+func linkListings(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput) error {
+	var collectionURLs, listingURLs []string
 	for _, l := range listings {
 		for _, c := range l.CollectionURLs {
-			if _, ok := byCollection[c]; !ok {
-				collectionURLs = append(collectionURLs, c)
-			}
-			byCollection[c] = append(byCollection[c], ids[l.URL])
+			collectionURLs = append(collectionURLs, c)
+			listingURLs = append(listingURLs, l.URL)
 		}
 	}
-	for _, cURL := range collectionURLs {
-		var collectionID string
-		var next int
-		err := tx.QueryRow(ctx, "SELECT id::text, listings_count FROM collections WHERE vendor_id = $1 AND url = $2 FOR UPDATE",
-			vendorID, cURL).Scan(&collectionID, &next)
-		if isNoRows(err) {
-			return fmt.Errorf("collection %s is not in the catalog", cURL)
-		}
-		if err != nil {
-			return err
-		}
-		listingIDs := byCollection[cURL]
-		linked := map[string]bool{}
-		rows, err := tx.Query(ctx, "SELECT listing_id::text FROM collection_listings WHERE collection_id = $1 AND listing_id = ANY($2::uuid[])",
-			collectionID, listingIDs)
-		if err != nil {
-			return err
-		}
-		var id string
-		if _, err := pgx.ForEachRow(rows, []any{&id}, func() error { linked[id] = true; return nil }); err != nil {
-			return err
-		}
-		batch := &pgx.Batch{}
-		added := 0
-		for _, lid := range listingIDs {
-			if linked[lid] {
-				continue
-			}
-			linked[lid] = true
-			added++
-			batch.Queue("INSERT INTO collection_listings (collection_id, listing_id, ordinal) VALUES ($1, $2, $3)", collectionID, lid, next+added)
-		}
-		batch.Queue("UPDATE collections SET listings_count = listings_count + $2 WHERE id = $1", collectionID, added)
-		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-			return err
-		}
+	if len(collectionURLs) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, linkListingsSQL, vendorID, collectionURLs, listingURLs)
+	if err != nil {
+		return err
+	}
+	missing, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("collection %s is not in the catalog", missing[0])
 	}
 	return nil
 }
+
+// linkListingsSQL links listings to collections, the pairs ($2, $3) by URL, and answers the
+// collection URLs that are not in the catalog (any makes the caller roll back). The
+// collections are locked while their ordinals are handed out.
+const linkListingsSQL = `
+	WITH pairs AS (
+		SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS p (collection_url, listing_url, n)
+	), cols AS (
+		SELECT c.id, c.url, c.listings_count FROM collections c
+		WHERE c.vendor_id = $1 AND c.url IN (SELECT collection_url FROM pairs)
+		ORDER BY c.id
+		FOR UPDATE
+	), wanted AS (
+		SELECT DISTINCT ON (cols.id, l.id) cols.id AS collection_id, l.id AS listing_id, cols.listings_count, p.n
+		FROM pairs p JOIN cols ON cols.url = p.collection_url JOIN listings l ON l.vendor_id = $1 AND l.url = p.listing_url
+		WHERE NOT EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = cols.id AND cl.listing_id = l.id)
+		ORDER BY cols.id, l.id, p.n
+	), linked AS (
+		INSERT INTO collection_listings (collection_id, listing_id, ordinal)
+		SELECT collection_id, listing_id, listings_count + row_number() OVER (PARTITION BY collection_id ORDER BY n) FROM wanted
+		RETURNING collection_id
+	), counted AS (
+		UPDATE collections c SET listings_count = c.listings_count + x.added
+		FROM (SELECT collection_id, count(*) AS added FROM linked GROUP BY collection_id) x
+		WHERE c.id = x.collection_id
+	)
+	SELECT DISTINCT collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)`
 
 func nonNilImages(images []catalog.Image) []catalog.Image {
 	if images == nil {

@@ -17,7 +17,7 @@ import (
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
 
-func migrated(t *testing.T) *pgxpool.Pool {
+func migrated(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
 	pool, err := postgres.Open(ctx, storagetest.NewPostgres(t), postgres.PoolOptions{})

@@ -1,0 +1,158 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/page"
+	"github.com/stockroom/stockroom/storage/postgres"
+)
+
+// TestUpsertListingsKeepsOrdinalsCountsAndLinks pins down what a crawl relies on when it
+// writes pages of listings: new listings are numbered in the order they came, a listing
+// written again is refreshed in place (first seen kept), a listing repeated within one
+// write is one listing linked to each of its collections, and the counts follow.
+func TestUpsertListingsKeepsOrdinalsCountsAndLinks(t *testing.T) {
+	ctx := context.Background()
+	store := postgres.NewCatalogStore(migrated(t))
+	const vendor = "shop.example"
+	shoes, sale := "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	listing := func(handle string, price float64, collections ...string) catalog.ListingInput {
+		width := 640
+		return catalog.ListingInput{URL: "https://shop.example/products/" + handle, Name: strings.ToUpper(handle),
+			Price:          &catalog.Price{Currency: "EUR", Current: price},
+			Images:         []catalog.Image{{URL: "https://cdn.example/" + handle + ".jpg", Width: &width, Position: 1}},
+			CollectionURLs: collections}
+	}
+	first := []catalog.ListingInput{
+		listing("boot", 89.9, shoes),
+		listing("clog", 19.99, shoes),
+		listing("boot", 79.9, sale), // the same product found again in another collection
+	}
+	if err := store.UpsertListings(ctx, vendor, first, t0); err != nil {
+		t.Fatal(err)
+	}
+	t1 := t0.Add(time.Hour)
+	second := []catalog.ListingInput{
+		listing("clog", 17.5, shoes, sale),
+		listing("sandal", 25, sale),
+		listing("sandal", 25, sale),
+	}
+	if err := store.UpsertListings(ctx, vendor, second, t1); err != nil {
+		t.Fatal(err)
+	}
+
+	all, total, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(all); total != 3 || got != "BOOT 79.9 EUR first 0h updated 0h, CLOG 17.5 EUR first 0h updated 1h, SANDAL 25 EUR first 1h updated 1h" {
+		t.Errorf("vendor listings (%d): %s", total, got)
+	}
+	if len(all) > 0 && (len(all[0].Images) != 1 || *all[0].Images[0].Width != 640) {
+		t.Errorf("images not kept: %+v", all[0].Images)
+	}
+	for _, c := range []struct {
+		url  string
+		want string
+	}{
+		{shoes, "BOOT, CLOG"},
+		{sale, "BOOT, CLOG, SANDAL"},
+	} {
+		got, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, CollectionURLs: []string{c.url}, Page: page.Request{Number: 1, Size: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names := names(got); names != c.want || n != strings.Count(c.want, ",")+1 {
+			t.Errorf("%s: %s (count %d), want %s", c.url, names, n, c.want)
+		}
+	}
+	vendors, _, err := store.Vendors(ctx, page.Request{Number: 1, Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vendors) != 1 || vendors[0].ListingsCount != 3 || vendors[0].CollectionsCount != 2 {
+		t.Errorf("vendor counts: %+v", vendors)
+	}
+}
+
+// TestUpsertListingsIntoAnUnknownCollectionWritesNothing: the write is refused whole.
+func TestUpsertListingsIntoAnUnknownCollectionWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := postgres.NewCatalogStore(migrated(t))
+	const vendor = "shop.example"
+	known := "https://shop.example/collections/known"
+	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: known}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	err := store.UpsertListings(ctx, vendor, []catalog.ListingInput{
+		{URL: "https://shop.example/products/a", CollectionURLs: []string{known}},
+		{URL: "https://shop.example/products/b", CollectionURLs: []string{"https://shop.example/collections/unknown"}},
+	}, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "collections/unknown is not in the catalog") {
+		t.Fatalf("err = %v, want the unknown collection named", err)
+	}
+	if _, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}}); err != nil || n != 0 {
+		t.Errorf("%d listings written (%v), want none", n, err)
+	}
+}
+
+func names(ls []catalog.Listing) string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func describe(ls []catalog.Listing) string {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = fmt.Sprintf("%s %v %s first %.0fh updated %.0fh", l.Name, l.Price.Current, l.Price.Currency,
+			l.FirstSeen.Sub(t0).Hours(), l.LastUpdated.Sub(t0).Hours())
+	}
+	return strings.Join(out, ", ")
+}
+
+// BenchmarkUpsertListings writes a crawl's worth of pages: 250 new listings a page, each
+// linked to its collection, and every fifth also to a second one.
+func BenchmarkUpsertListings(b *testing.B) {
+	ctx := context.Background()
+	store := postgres.NewCatalogStore(migrated(b))
+	const vendor = "shop.example"
+	collections := make([]catalog.CollectionInput, 10)
+	for i := range collections {
+		collections[i].URL = fmt.Sprintf("https://shop.example/collections/c%d", i)
+	}
+	if err := store.UpsertCollections(ctx, vendor, collections, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	const perPage = 250
+	b.ResetTimer()
+	for i := range b.N {
+		page := make([]catalog.ListingInput, perPage)
+		for k := range page {
+			n := i*perPage + k
+			page[k] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", n), Name: fmt.Sprintf("Product %d", n),
+				Price:          &catalog.Price{Currency: "USD", Current: float64(n%500) + 0.99},
+				Images:         []catalog.Image{{URL: fmt.Sprintf("https://cdn.example/p%d.jpg", n), Position: 1}},
+				CollectionURLs: []string{collections[i%10].URL}}
+			if k%5 == 0 {
+				page[k].CollectionURLs = append(page[k].CollectionURLs, collections[(i+1)%10].URL)
+			}
+		}
+		if err := store.UpsertListings(ctx, vendor, page, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*perPage), "µs/listing")
+}
