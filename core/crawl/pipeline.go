@@ -203,7 +203,8 @@ func count(c adapter.Collection) int {
 
 var pageOne = page.Request{Number: 1, Size: 1}
 
-// listAll lists every collection not done yet, a few at a time.
+// listAll lists every collection not done yet, a few at a time, while one writer saves
+// what they find.
 func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []adapter.Collection) error {
 	st.mu.Lock()
 	done := map[string]bool{}
@@ -212,18 +213,25 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 	}
 	st.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(p.opts.Collections)
-	for _, c := range collections {
-		if done[c.URL] {
-			continue
+	w := newListingWriter(p.catalog, st, p.opts.Collections)
+	g.Go(func() error { return w.run(gctx) })
+	g.Go(func() error {
+		defer w.close()
+		listers, lctx := errgroup.WithContext(gctx)
+		listers.SetLimit(p.opts.Collections)
+		for _, c := range collections {
+			if done[c.URL] {
+				continue
+			}
+			listers.Go(func() error { return p.listCollection(lctx, st, c, w) })
 		}
-		g.Go(func() error { return p.listCollection(gctx, st, c) })
-	}
+		return listers.Wait()
+	})
 	return g.Wait()
 }
 
-// listCollection pages through one collection, writing each page's listings.
-func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection) error {
+// listCollection pages through one collection, queueing each page's listings for w.
+func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, w *listingWriter) error {
 	cursor := ""
 	found := 0
 	for page := 0; page < p.opts.MaxPages; page++ {
@@ -242,33 +250,18 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter
 			}
 			inputs = append(inputs, listingInput(u, l, c.URL))
 		}
-		if err := p.catalog.UpsertListings(ctx, st.vendor, inputs, time.Now()); err != nil {
-			return err
-		}
 		found += len(inputs)
-		st.mu.Lock()
-		for _, in := range inputs {
-			if !st.seen[in.URL] {
-				st.seen[in.URL] = true
-				st.progress.ListingsFound++
+		if len(inputs) > 0 {
+			if err := w.send(ctx, listed{listings: inputs}); err != nil {
+				return err
 			}
 		}
-		st.mu.Unlock()
-		st.publish()
 		if lp.Next == "" || lp.Next == cursor {
 			break
 		}
 		cursor = lp.Next
 	}
-	// The products a collection really holds, now that they are counted.
-	if err := p.catalog.UpsertCollections(ctx, st.vendor, []catalog.CollectionInput{{URL: c.URL, ProductsTotal: &found}}, time.Now()); err != nil {
-		return err
-	}
-	st.mu.Lock()
-	st.progress.Done = append(st.progress.Done, c.URL)
-	st.mu.Unlock()
-	st.publish()
-	return nil
+	return w.send(ctx, listed{complete: c.URL, total: found})
 }
 
 func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {
