@@ -130,13 +130,19 @@ func decodeText(raw []byte, contentType string) (mediaType string, body []byte, 
 		return mediaType, raw, ""
 	}
 	enc, name, certain := charset.DetermineEncoding(raw, contentType)
-	if !certain && (name == "windows-1252" || jsonish(mediaType)) && utf8.Valid(raw) {
+	isUTF8, checked := name == "utf-8", false
+	if !isUTF8 && !certain && (name == "windows-1252" || jsonish(mediaType)) {
 		// DetermineEncoding looks at the first 1024 bytes only; a page that is ASCII there
 		// and UTF-8 further down is UTF-8, not windows-1252.
-		enc, name = nil, "utf-8"
+		isUTF8, checked = utf8.Valid(raw), true
 	}
-	if name == "utf-8" {
-		return mediaType, bytes.ToValidUTF8(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")), []byte("\uFFFD")), name
+	if isUTF8 {
+		body := bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+		if !checked && !utf8.Valid(body) {
+			body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+		}
+		// A valid body (the usual case, and it can be megabytes) is not copied.
+		return mediaType, body, "utf-8"
 	}
 	out, err := enc.NewDecoder().Bytes(raw)
 	if err != nil {

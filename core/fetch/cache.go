@@ -32,7 +32,9 @@ type cacheEntry struct {
 	lastMod string
 }
 
-func (e *cacheEntry) size() int64 { return int64(len(e.body) + len(e.key)) }
+func (e *cacheEntry) size() int64 { return entrySize(e.key, e.body) }
+
+func entrySize(key string, body []byte) int64 { return int64(len(body) + len(key)) }
 
 func newCache(maxEntries int, maxBytes int64) *cache {
 	if maxEntries < 0 {
@@ -78,15 +80,16 @@ func (c *cache) put(key string, status int, header http.Header, body []byte) {
 	if c == nil || status != http.StatusOK {
 		return
 	}
-	// Copies, so that a caller changing its Response cannot change the cache.
-	e := &cacheEntry{key: key, status: status, header: header.Clone(), body: bytes.Clone(body),
-		etag: header.Get("ETag"), lastMod: header.Get("Last-Modified")}
+	etag, lastMod := header.Get("ETag"), header.Get("Last-Modified")
 	cc := strings.ToLower(header.Get("Cache-Control"))
-	if (e.etag == "" && e.lastMod == "") || strings.Contains(cc, "no-store") ||
-		header.Get("Vary") == "*" || e.size() > c.maxBytes {
+	if (etag == "" && lastMod == "") || strings.Contains(cc, "no-store") ||
+		header.Get("Vary") == "*" || entrySize(key, body) > c.maxBytes {
 		c.remove(key)
 		return
 	}
+	// Copies, so that a caller changing its Response cannot change the cache. Only what
+	// is kept is copied: most answers carry no validator.
+	e := &cacheEntry{key: key, status: status, header: header.Clone(), body: bytes.Clone(body), etag: etag, lastMod: lastMod}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.items[key]; ok {
