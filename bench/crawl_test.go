@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,7 +177,9 @@ func startServer(b *testing.B, bin, storeHost string) *server {
 	}
 	address := l.Addr().String()
 	l.Close()
-	env := append(os.Environ(),
+	// STOCKROOM_BIN is this benchmark's setting; the server would take it for a key of its own.
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "STOCKROOM_BIN=") })
+	env = append(env,
 		"DATABASE_URL="+storagetest.NewPostgres(b),
 		"CLICKHOUSE_URL="+storagetest.NewClickHouse(b),
 		"STOCKROOM_SERVER__ADDRESS="+address,
