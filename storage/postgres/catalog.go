@@ -256,13 +256,15 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 
 // upsertListingsSQL refreshes the listings that exist and adds the others, which take the
 // next ordinals of their vendor in input order. Input URLs are distinct. $1 is the vendor,
-// locked by the transaction, so no other writer hands out its ordinals meanwhile.
+// locked by the transaction, so no other writer hands out its ordinals meanwhile. Images
+// and prices cross as text and float8 arrays, which pgx encodes without quoting each JSON
+// document or going through math/big for each numeric.
 const upsertListingsSQL = `
 	WITH input AS (
-		SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::numeric[], $8::numeric[])
+		SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
 			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, n)
 	), updated AS (
-		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images,
+		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images::jsonb,
 			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
 			last_updated_by_service = $9
 		FROM input i WHERE l.vendor_id = $1 AND l.url = i.url
@@ -272,7 +274,7 @@ const upsertListingsSQL = `
 	), inserted AS (
 		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
 			first_seen_by_service, last_updated_by_service)
-		SELECT f.id, $1, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images, f.currency, f.current, f.compare_at, $9, $9
+		SELECT f.id, $1, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images::jsonb, f.currency, f.current, f.compare_at, $9, $9
 		FROM fresh f, vendors v WHERE v.id = $1
 		RETURNING 1
 	)
