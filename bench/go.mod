@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/stockroom/stockroom v0.0.0
 )
 
@@ -26,7 +27,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/kennygrant/sanitize v1.2.4 // indirect
 	github.com/klauspost/compress v1.20.1 // indirect
 	github.com/nlnwa/whatwg-url v0.6.2 // indirect
