@@ -1,0 +1,144 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/execution"
+)
+
+// recordingStore keeps the listing and collection writes in order. The other catalog
+// methods are not used by the writer.
+type recordingStore struct {
+	catalog.Store
+	mu     sync.Mutex
+	events []string // "listing URL" or "total URL N"
+	fail   error
+}
+
+func (s *recordingStore) UpsertListings(_ context.Context, _ string, listings []catalog.ListingInput, _ time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	for _, l := range listings {
+		s.events = append(s.events, "listing "+l.URL)
+	}
+	return nil
+}
+
+func (s *recordingStore) UpsertCollections(_ context.Context, _ string, cs []catalog.CollectionInput, _ time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range cs {
+		s.events = append(s.events, "total "+c.URL+" "+strconv.Itoa(*c.ProductsTotal))
+	}
+	return nil
+}
+
+func pageOf(collection string, urls ...string) listed {
+	l := listed{}
+	for _, u := range urls {
+		l.listings = append(l.listings, catalog.ListingInput{URL: u, CollectionURLs: []string{collection}})
+	}
+	return l
+}
+
+// A collection is done (what a resumed crawl skips) only once every listing queued before
+// its end is written, and a listing found in two collections counts once.
+func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
+	store := &recordingStore{}
+	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	w := newListingWriter(store, st, 2)
+	ran := make(chan error, 1)
+	go func() { ran <- w.run(context.Background()) }()
+
+	ctx := context.Background()
+	for _, l := range []listed{
+		pageOf("shoes", "boot", "clog"),
+		pageOf("sale", "boot"),
+		{complete: "shoes", total: 2},
+		pageOf("sale", "sandal"),
+		{complete: "sale", total: 2},
+	} {
+		if err := w.send(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.close()
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+
+	position := func(event string) int {
+		i := slices.Index(store.events, event)
+		if i < 0 {
+			t.Fatalf("%q never written: %q", event, store.events)
+		}
+		return i
+	}
+	for _, c := range []struct {
+		total    string
+		listings []string
+	}{
+		{"total shoes 2", []string{"listing boot", "listing clog"}},
+		{"total sale 2", []string{"listing sandal"}},
+	} {
+		for _, l := range c.listings {
+			if position(l) > position(c.total) {
+				t.Errorf("%s written before %s: %q", c.total, l, store.events)
+			}
+		}
+	}
+	if got := st.progress.Done; !slices.Equal(got, []string{"shoes", "sale"}) {
+		t.Errorf("done = %q, want shoes then sale", got)
+	}
+	if st.progress.ListingsFound != 3 {
+		t.Errorf("listings found = %d, want 3 distinct", st.progress.ListingsFound)
+	}
+}
+
+// A failed write stops the writer with the error, and the collection is not marked done.
+func TestWriterStopsOnAFailedWrite(t *testing.T) {
+	broken := errors.New("connection reset")
+	store := &recordingStore{fail: broken}
+	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	w := newListingWriter(store, st, 2)
+	ctx := context.Background()
+	if err := w.send(ctx, pageOf("shoes", "boot")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.send(ctx, listed{complete: "shoes", total: 1}); err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	if err := w.run(ctx); !errors.Is(err, broken) {
+		t.Fatalf("run = %v, want the store's error", err)
+	}
+	if len(st.progress.Done) != 0 {
+		t.Errorf("done = %q after a failed write", st.progress.Done)
+	}
+}
+
+// A lister blocked on a full queue gives up when the crawl is cancelled.
+func TestSendGivesUpWhenCancelled(t *testing.T) {
+	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	w := newListingWriter(&recordingStore{}, st, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := w.send(ctx, pageOf("shoes", "boot")); err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() { sent <- w.send(ctx, pageOf("shoes", "clog")) }()
+	cancel()
+	if err := <-sent; !errors.Is(err, context.Canceled) {
+		t.Fatalf("send = %v, want context.Canceled", err)
+	}
+}
