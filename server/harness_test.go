@@ -173,7 +173,7 @@ func (e *env) listen() string {
 		e.t.Fatal(err)
 	}
 	go func() { _ = e.api.App().Listener(l) }()
-	e.t.Cleanup(func() { _ = e.api.App().Shutdown() })
+	e.t.Cleanup(func() { _ = e.api.App().ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + l.Addr().String()
 }
 
