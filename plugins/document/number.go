@@ -10,7 +10,9 @@ import (
 // the page's conventions, the host does not.
 func parseNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" {
+	// ParseFloat accepts nothing else first; rejecting here spares the error it would
+	// allocate for every title and URL the host is asked to read as a number.
+	if s == "" || !strings.ContainsRune("0123456789+-.iInN", rune(s[0])) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
