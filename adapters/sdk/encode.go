@@ -3,6 +3,7 @@ package sdk
 import (
 	"encoding/binary"
 	"strconv"
+	"unsafe"
 )
 
 // The guest answers in JSON (ABI.md). encoding/json is reflection-driven, which in a
@@ -36,11 +37,14 @@ const hexDigits = "0123456789abcdef"
 
 func (e *enc) str(s string) {
 	e.b = append(e.b, '"')
+	// A read-only view of s: converting each 8-byte chunk would copy it, and in a
+	// WebAssembly guest every copy is a call into the runtime.
+	view := unsafe.Slice(unsafe.StringData(s), len(s))
 	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs escaping: descriptions run to tens of
 		// kilobytes, and a byte loop is slow in a WebAssembly guest.
-		if i+8 <= len(s) && !needsEscape(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+		if i+8 <= len(s) && !needsEscape(binary.LittleEndian.Uint64(view[i:])) {
 			i += 8
 			continue
 		}

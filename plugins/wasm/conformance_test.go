@@ -3,6 +3,7 @@ package wasm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -44,7 +45,8 @@ func loadGuest(t testing.TB, cfg wasm.Config) *wasm.Module {
 }
 
 const page = `<html><body><h1>Kettle</h1><ul><li>a</li><li>b</li></ul>
-<script type="application/ld+json">{"@type":"Product","offers":{"price":"12.50"}}</script></body></html>`
+<script type="application/ld+json">{"@type":"Product","offers":{"price":"12.50"},
+"sale":true,"n":3,"nil":null,"tags":["a",2.5,false]}</script></body></html>`
 
 func extract(m *wasm.Module, path string) (*adapter.Response, error) {
 	doc := &adapter.Document{URL: "https://shop.test/" + path, Status: 200, Header: http.Header{"X-Sku": {"K-1"}}, Body: []byte(page)}
@@ -77,6 +79,23 @@ func TestGuestAnswersThroughHostFunctions(t *testing.T) {
 	resp, err = extract(m, "need")
 	if err != nil || len(resp.Fetch) != 1 || resp.Fetch[0] != "https://shop.test/extra.json" {
 		t.Fatalf("need: %+v, %v", resp, err)
+	}
+}
+
+func TestValuesReadTogetherReadAsOneByOne(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "fields")
+	if err != nil || resp.Product == nil {
+		t.Fatalf("fields: %+v, %v", resp, err)
+	}
+	together, one := *resp.Product.Title, *resp.Product.SKU
+	if together != one {
+		t.Fatalf("read together:\n%s\none by one:\n%s", together, one)
+	}
+	for _, want := range []string{`5 "12.50" 12.5 true false true`, `3 "true" `, `4 "3" 3 true`, `0 "" 0 false false false`, `4 "2.5" 2.5 true`} {
+		if !strings.Contains(together, want) {
+			t.Errorf("%s\nlacks %s", together, want)
+		}
 	}
 }
 
@@ -193,21 +212,117 @@ func TestCallWaitsForAnInstanceAndHonoursCancel(t *testing.T) {
 	}
 }
 
-// abiV2Module is the smallest module that claims ABI v2: the marker and stockroom_call,
-// both returning 0.
-func abiV2Module() []byte {
-	name := func(s string) []byte { return append([]byte{byte(len(s))}, s...) }
-	section := func(id byte, body ...byte) []byte { return append([]byte{id, byte(len(body))}, body...) }
-	var exports []byte
-	exports = append(exports, 2)
-	exports = append(append(exports, name("stockroom_abi_v2")...), 0, 0)
-	exports = append(append(exports, name("stockroom_call")...), 0, 1)
+// tinyAdapter assembles the smallest adapter module: the ABI marker export marker
+// (answering minor 0), stockroom_call, a memory, and an import from the stockroom module
+// of each of imports, all typed (i32, i32) -> i32. When answer is set, stockroom_call
+// passes it to the first import (which should be output) and returns 0; otherwise it
+// just returns 0.
+func tinyAdapter(marker string, imports []string, answer string) []byte {
+	leb := func(n int) []byte {
+		var b []byte
+		for {
+			c := byte(n & 0x7f)
+			if n >>= 7; n != 0 {
+				c |= 0x80
+			}
+			b = append(b, c)
+			if n == 0 {
+				return b
+			}
+		}
+	}
+	// i32.const takes a signed LEB128: a non-negative n ends on a byte without bit 6.
+	const0 := func(n int) []byte {
+		b := []byte{0x41}
+		for {
+			c := byte(n & 0x7f)
+			n >>= 7
+			if n == 0 && c&0x40 == 0 {
+				return append(b, c)
+			}
+			b = append(b, c|0x80)
+		}
+	}
+	name := func(s string) []byte { return append(leb(len(s)), s...) }
+	vec := func(items ...[]byte) []byte {
+		out := leb(len(items))
+		for _, it := range items {
+			out = append(out, it...)
+		}
+		return out
+	}
+	section := func(id byte, body []byte) []byte { return append(append([]byte{id}, leb(len(body))...), body...) }
+	const i32 = 0x7f
+	types := vec(
+		[]byte{0x60, 2, i32, i32, 1, i32}, // imports
+		[]byte{0x60, 0, 1, i32},           // the marker
+		[]byte{0x60, 1, i32, 1, i32},      // stockroom_call
+	)
+	var imps [][]byte
+	for _, fn := range imports {
+		imps = append(imps, append(append(name("stockroom"), name(fn)...), 0, 0))
+	}
+	n := len(imports)
+	body := func(code ...byte) []byte {
+		return append(leb(len(code)+2), append(append([]byte{0}, code...), 0x0b)...)
+	}
+	call := body(const0(0)...)
+	const at = 16
+	if answer != "" {
+		// output(at, len(answer)); drop; i32.const 0
+		call = body(append(append(const0(at), const0(len(answer))...), 0x10, 0, 0x1a, 0x41, 0)...)
+	}
 	mod := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
-	mod = append(mod, section(1, 1, 0x60, 0, 1, 0x7f)...)
-	mod = append(mod, section(3, 2, 0, 0)...)
-	mod = append(mod, section(7, exports...)...)
-	mod = append(mod, section(10, 2, 4, 0, 0x41, 0, 0x0b, 4, 0, 0x41, 0, 0x0b)...)
+	mod = append(mod, section(1, types)...)
+	mod = append(mod, section(2, vec(imps...))...)
+	mod = append(mod, section(3, vec([]byte{1}, []byte{2}))...)
+	mod = append(mod, section(5, vec([]byte{0, 1}))...)
+	mod = append(mod, section(7, vec(
+		append(name(marker), append([]byte{0}, leb(n)...)...),
+		append(name("stockroom_call"), append([]byte{0}, leb(n+1)...)...),
+		append(name("memory"), 2, 0),
+	))...)
+	mod = append(mod, section(10, vec(body(const0(0)...), call))...)
+	if answer != "" {
+		segment := append(append([]byte{0}, const0(at)...), 0x0b)
+		mod = append(mod, section(11, vec(append(segment, name(answer)...)))...)
+	}
 	return mod
+}
+
+// abiV2Module is the smallest module that claims ABI v2.
+func abiV2Module() []byte { return tinyAdapter("stockroom_abi_v2", nil, "") }
+
+// A guest built against ABI 1.0, which imports only the functions 1.0 had, keeps running
+// on a host of a later minor.
+func TestGuestOfAnOlderMinorRuns(t *testing.T) {
+	answer := `{"info": {"name": "old", "version": "1.0.0", "capabilities": ["extract"]}, "outcome": "non_product_url", "message": "from 1.0"}`
+	rt := newRuntime(t, wasm.Config{PoolSize: 1})
+	m, err := rt.Load(context.Background(), "old", tinyAdapter("stockroom_abi_v1", []string{"output", "pending"}, answer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(context.Background())
+	resp, err := m.Call(context.Background(), &adapter.Request{Op: adapter.OpExtract, URL: "https://shop.test/x"})
+	if err != nil || resp.Outcome != adapter.NonProductURL || resp.Message != "from 1.0" {
+		t.Fatalf("old guest answered %+v, %v", resp, err)
+	}
+}
+
+// A guest that imports a host function this host does not have (built for a later minor)
+// is refused at load, with a message naming the adapter, the function and the host's ABI.
+func TestGuestOfANewerMinorIsRefused(t *testing.T) {
+	rt := newRuntime(t, wasm.Config{})
+	_, err := rt.Load(context.Background(), "future", tinyAdapter("stockroom_abi_v1", []string{"output", "value_teleport"}, "{}"))
+	if err == nil {
+		t.Fatal("a module importing an unknown host function loaded")
+	}
+	want := fmt.Sprintf("v%d.%d", wasm.ABIMajor, wasm.ABIMinor)
+	for _, s := range []string{"future", "stockroom.value_teleport", want, "newer ABI minor"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not say %q", err, s)
+		}
+	}
 }
 
 func TestConcurrentCallsShareThePool(t *testing.T) {

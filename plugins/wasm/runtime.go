@@ -15,11 +15,16 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// ABIMajor is the only guest ABI major this host runs.
-const ABIMajor = 1
+// ABIMajor is the only guest ABI major this host runs; ABIMinor the newest minor it
+// serves. Minors only add host functions, so a guest of any minor up to ABIMinor runs.
+const (
+	ABIMajor = 1
+	ABIMinor = 2
+)
 
 // Config tunes a Runtime. Each zero field means its documented default.
 type Config struct {
@@ -182,7 +187,7 @@ func (r *Runtime) Load(ctx context.Context, name string, wasm []byte) (*Module, 
 	if err != nil {
 		return nil, fmt.Errorf("adapter %s: compile: %w", name, err)
 	}
-	if err := checkABI(name, compiled); err != nil {
+	if err := checkABI(name, compiled, rt.Module(hostModuleName)); err != nil {
 		compiled.Close(ctx)
 		return nil, err
 	}
@@ -196,8 +201,11 @@ func (r *Runtime) Load(ctx context.Context, name string, wasm []byte) (*Module, 
 
 const abiMarkerPrefix = "stockroom_abi_v"
 
-// checkABI reads the ABI major from the marker export's name, before anything runs.
-func checkABI(name string, compiled wazero.CompiledModule) error {
+// checkABI reads the ABI major from the marker export's name and checks that the host
+// has every stockroom function the module imports, before anything runs: a module built
+// for a newer minor than this host serves is refused with a message that says so, rather
+// than failing to instantiate.
+func checkABI(name string, compiled wazero.CompiledModule, host api.Module) error {
 	exports := compiled.ExportedFunctions()
 	for export := range exports {
 		if !strings.HasPrefix(export, abiMarkerPrefix) {
@@ -212,6 +220,14 @@ func checkABI(name string, compiled wazero.CompiledModule) error {
 		}
 		if _, ok := exports["stockroom_call"]; !ok {
 			return fmt.Errorf("adapter %s: ABI v%d module exports no stockroom_call", name, major)
+		}
+		served := host.ExportedFunctionDefinitions()
+		for _, imp := range compiled.ImportedFunctions() {
+			module, fn, _ := imp.Import()
+			if _, ok := served[fn]; module == hostModuleName && !ok {
+				return fmt.Errorf("adapter %s needs host function %s.%s, which this host (ABI v%d.%d) lacks: it was built for a newer ABI minor",
+					name, module, fn, ABIMajor, ABIMinor)
+			}
 		}
 		return nil
 	}
