@@ -238,11 +238,11 @@ func (m *Module) Call(ctx context.Context, req *adapter.Request) (*adapter.Respo
 	if err != nil {
 		return nil, err
 	}
-	var resp adapter.Response
-	if err := json.Unmarshal(out, &resp); err != nil {
+	resp, err := decodeResponse(out)
+	if err != nil {
 		return nil, fmt.Errorf("adapter %s: bad %s answer: %w", m.name, req.Op, err)
 	}
-	return &resp, nil
+	return resp, nil
 }
 
 // Checkout takes a ready instance from the pool and returns the function that gives it
