@@ -30,7 +30,7 @@ func BenchmarkExtract(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			m := bc.mod()
 			b.ReportAllocs()
-			b.ResetTimer()
+			cpu := sdktest.StartCPU(b)
 			for i := 0; i < b.N; i++ {
 				p := products[i%len(products)]
 				pageURL, pages := pagesFor(p)
@@ -39,6 +39,7 @@ func BenchmarkExtract(b *testing.B) {
 					b.Fatal(res, err)
 				}
 			}
+			cpu.Stop(b)
 		})
 	}
 }

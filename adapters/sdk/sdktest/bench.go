@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -22,6 +23,24 @@ const BenchmarkCorpus = "/work/shared/corpus/product-extraction-benchmark"
 type Page struct {
 	ID, URL string
 	Body    []byte
+}
+
+// CPUMeter reports the process's CPU time per iteration of a benchmark as "cpu-ns/op":
+// unlike ns/op it does not grow when other processes take the cores, so wasm and native
+// runs on a shared machine compare. It counts every goroutine of the process, the
+// garbage collector's included, which is part of either path's cost.
+type CPUMeter struct{ start time.Duration }
+
+// StartCPU resets b's timer and starts measuring; call Stop after the loop.
+func StartCPU(b *testing.B) *CPUMeter {
+	b.ResetTimer()
+	return &CPUMeter{start: processCPU()}
+}
+
+// Stop stops b's timer and reports the CPU time per iteration.
+func (m *CPUMeter) Stop(b *testing.B) {
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-m.start)/float64(b.N), "cpu-ns/op")
 }
 
 // CorpusPages reads the benchmark corpus, skipping tb when it is absent.
@@ -84,7 +103,7 @@ func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
 			if guest != nil {
 				before = guest.Instantiations()
 			}
-			b.ResetTimer()
+			cpu := StartCPU(b)
 			for i := 0; i < b.N; i++ {
 				p := pages[i%len(pages)]
 				doc := &adapter.Document{URL: p.URL, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: p.Body}
@@ -92,7 +111,7 @@ func BenchmarkPages(b *testing.B, guestDir string, native adapter.Module) {
 					b.Fatal(err)
 				}
 			}
-			b.StopTimer()
+			cpu.Stop(b)
 			if guest != nil {
 				// No instance may be created on the request path; an idle instance, after
 				// every page of the corpus went through it, stays small.
