@@ -18,7 +18,11 @@ import (
 // Adapter is the HTML heuristics adapter.
 type Adapter struct{}
 
-func (Adapter) Info() sdk.Info { return sdk.Info{Name: "html", Version: "1.0.0"} }
+// Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
+// the module needs (adapters/builtin/README.md).
+const Version = "1.2.0"
+
+func (Adapter) Info() sdk.Info { return sdk.Info{Name: "html", Version: Version} }
 
 // Extract reads the product signals of the page's markup.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {

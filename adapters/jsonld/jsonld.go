@@ -14,7 +14,11 @@ import (
 // Adapter is the JSON-LD adapter.
 type Adapter struct{}
 
-func (Adapter) Info() sdk.Info { return sdk.Info{Name: "jsonld", Version: "1.0.0"} }
+// Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
+// the module needs (adapters/builtin/README.md).
+const Version = "1.2.0"
+
+func (Adapter) Info() sdk.Info { return sdk.Info{Name: "jsonld", Version: Version} }
 
 // Extract reads the page's main product: JSON-LD first, then microdata, the first Product
 // (or ProductGroup) entity that carries a price, else the first one at all.

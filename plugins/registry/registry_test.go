@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
+	htmladapter "github.com/stockroom/stockroom/adapters/html"
+	jsonldadapter "github.com/stockroom/stockroom/adapters/jsonld"
 	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -76,20 +78,20 @@ func TestDirectoryChangesTakeEffectWithoutRestart(t *testing.T) {
 	jsonld := sdktest.Build(t, "../../adapters/jsonld/guest")
 	html := sdktest.Build(t, "../../adapters/html/guest")
 
-	writeAdapter(t, dir, "jsonld", "1.0.0", 5, jsonld, "")
-	writeAdapter(t, dir, "html", "1.0.0", 9, html, "")
+	writeAdapter(t, dir, "jsonld", jsonldadapter.Version, 5, jsonld, "")
+	writeAdapter(t, dir, "html", htmladapter.Version, 9, html, "")
 	if err := sync(); err != nil || names(r) != "html,jsonld" {
 		t.Fatalf("after adding: %s, %v", names(r), err)
 	}
 
 	// A changed manifest reloads the adapter.
-	writeAdapter(t, dir, "jsonld", "1.0.0", 50, jsonld, "")
+	writeAdapter(t, dir, "jsonld", jsonldadapter.Version, 50, jsonld, "")
 	if err := sync(); err != nil || names(r) != "jsonld,html" {
 		t.Fatalf("after reprioritising: %s, %v", names(r), err)
 	}
 
 	// A module that does not match its checksum is refused; the loaded version stays.
-	writeAdapter(t, dir, "html", "1.0.0", 9, html, strings.Repeat("0", 64))
+	writeAdapter(t, dir, "html", htmladapter.Version, 9, html, strings.Repeat("0", 64))
 	err := sync()
 	if err == nil || !strings.Contains(err.Error(), "sha256") || names(r) != "jsonld,html" {
 		t.Fatalf("after a bad checksum: %s, %v", names(r), err)
@@ -103,7 +105,7 @@ func TestDirectoryChangesTakeEffectWithoutRestart(t *testing.T) {
 
 	// Removing the files drops the adapter.
 	os.Remove(filepath.Join(dir, "jsonld.json"))
-	writeAdapter(t, dir, "html", "1.0.0", 9, html, "")
+	writeAdapter(t, dir, "html", htmladapter.Version, 9, html, "")
 	if err := sync(); err != nil || names(r) != "html" {
 		t.Fatalf("after removing: %s, %v", names(r), err)
 	}
@@ -115,7 +117,7 @@ func TestWatchPicksUpNewAdapters(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.Watch(ctx, dir, 20*time.Millisecond, registry.Options{})
-	writeAdapter(t, dir, "html", "1.0.0", 1, sdktest.Build(t, "../../adapters/html/guest"), "")
+	writeAdapter(t, dir, "html", htmladapter.Version, 1, sdktest.Build(t, "../../adapters/html/guest"), "")
 	deadline := time.Now().Add(10 * time.Second)
 	for names(r) != "html" {
 		if time.Now().After(deadline) {
