@@ -97,7 +97,9 @@ func vendorsV1Shape(r page.Result[catalog.Vendor]) any { return v2List(r, vendor
 func collectionsV2Shape(r page.Result[catalog.Collection]) any {
 	return v2List(r, collectionJSON, emptyMeta{})
 }
-func listingsV2Shape(r page.Result[catalog.Listing]) any { return v2List(r, listingJSON, emptyMeta{}) }
+func listingsV2Shape(r page.Result[catalog.Listing]) any {
+	return listV2[listingItem, emptyMeta]{Data: listingItems(r.Items), Pagination: v2Pagination(r)}
+}
 
 func collectionsV1Shape(r page.Result[catalog.Collection]) any {
 	return struct {
@@ -110,5 +112,5 @@ func listingsV1Shape(r page.Result[catalog.Listing]) any {
 	return struct {
 		Listings []listingItem `json:"listings"`
 		Meta     paginationV1  `json:"meta"`
-	}{mapItems(r.Items, listingJSON), v1Pagination(r)}
+	}{listingItems(r.Items), v1Pagination(r)}
 }

@@ -126,18 +126,28 @@ type listingItem struct {
 	LastUpdated string          `json:"last_updated_by_service"`
 }
 
-func listingJSON(l catalog.Listing) listingItem {
-	item := listingItem{
-		ID: l.ID, URL: l.URL, Name: nilIfEmpty(l.Name), Images: l.Images, Vendor: l.Vendor,
-		FirstSeen: timestamp(l.FirstSeen), LastUpdated: timestamp(l.LastUpdated),
+// listingItems renders a page of listings. Names and currencies point into the listings
+// and the prices share one backing array, so a page costs a few allocations, not a few per
+// listing: listings pages are the API's busiest responses.
+func listingItems(listings []catalog.Listing) []listingItem {
+	out := make([]listingItem, len(listings))
+	prices := make([]listingPrice, len(listings))
+	for i := range listings {
+		l := &listings[i]
+		item := &out[i]
+		*item = listingItem{
+			ID: l.ID, URL: l.URL, Name: pointerIfSet(&l.Name), Images: l.Images, Vendor: l.Vendor,
+			FirstSeen: timestamp(l.FirstSeen), LastUpdated: timestamp(l.LastUpdated),
+		}
+		if item.Images == nil {
+			item.Images = []catalog.Image{}
+		}
+		if l.Price != nil {
+			prices[i] = listingPrice{pointerIfSet(&l.Price.Currency), l.Price.Current, l.Price.CompareAt}
+			item.Price = &prices[i]
+		}
 	}
-	if item.Images == nil {
-		item.Images = []catalog.Image{}
-	}
-	if l.Price != nil {
-		item.Price = &listingPrice{nilIfEmpty(l.Price.Currency), l.Price.Current, l.Price.CompareAt}
-	}
-	return item
+	return out
 }
 
 // vendorItem is the vendor summary. v2 also carries the count names its migration text shows.
@@ -179,6 +189,14 @@ type usageItem struct {
 }
 
 func usageItemJSON(p usage.PathCount) usageItem { return usageItem{p.Path, p.TotalCalls} }
+
+// pointerIfSet is s, or nil (JSON null) when *s is empty.
+func pointerIfSet(s *string) *string {
+	if *s == "" {
+		return nil
+	}
+	return s
+}
 
 func nilIfEmpty(s string) *string {
 	if s == "" {
