@@ -80,7 +80,7 @@ func (s *Server) observe(c *fiber.Ctx) error {
 		OrganizationID: p.OrganizationID,
 		KeyID:          p.KeyID,
 		Method:         c.Method(),
-		Path:           routeTemplate(c),
+		Path:           s.routeTemplate(c),
 		Status:         c.Response().StatusCode(),
 		Latency:        time.Since(start),
 		Credits:        credits,
@@ -91,13 +91,28 @@ func (s *Server) observe(c *fiber.Ctx) error {
 
 var routeParam = regexp.MustCompile(`:([A-Za-z_]+)`)
 
-// routeTemplate is the matched route in the interface's notation (/v2/crawl/{execution_id}),
-// so usage groups by endpoint, not by id.
-func routeTemplate(c *fiber.Ctx) string {
+// routeTemplates maps each registered route path to the interface's notation
+// (/v2/crawl/:execution_id to /v2/crawl/{execution_id}), computed once at start so that
+// metering a call costs no regular expression.
+func routeTemplates(app *fiber.App) map[string]string {
+	templates := map[string]string{}
+	for _, r := range app.GetRoutes() {
+		templates[r.Path] = routeParam.ReplaceAllString(r.Path, "{$1}")
+	}
+	return templates
+}
+
+// routeTemplate is the matched route in the interface's notation, so usage groups by
+// endpoint, not by id.
+func (s *Server) routeTemplate(c *fiber.Ctx) string {
 	if unmatched, _ := c.Locals(localUnmatched).(bool); unmatched {
 		return "(unmatched)"
 	}
-	return routeParam.ReplaceAllString(c.Route().Path, "{$1}")
+	path := c.Route().Path
+	if t, ok := s.routeTemplates[path]; ok {
+		return t
+	}
+	return routeParam.ReplaceAllString(path, "{$1}")
 }
 
 // recoverPanics turns a panic into a 500 that still carries the request id.

@@ -70,6 +70,8 @@ type Server struct {
 	checks   []Check
 	stats    func() map[string]any
 	logger   *slog.Logger
+	// routeTemplates is read-only once New returns.
+	routeTemplates map[string]string
 }
 
 // New builds the API.
@@ -97,6 +99,7 @@ func New(deps Deps, opts Options) *Server {
 		ErrorHandler: func(c *fiber.Ctx, err error) error { return writeError(c, err, s.logger) },
 	})
 	s.routes(opts)
+	s.routeTemplates = routeTemplates(s.app)
 	return s
 }
 
