@@ -189,15 +189,16 @@ func (s *CatalogStore) UpsertVendor(ctx context.Context, host, platform string, 
 // that ordinals are handed out by one writer at a time.
 func lockVendor(ctx context.Context, tx pgx.Tx, host string, at time.Time) (int64, error) {
 	var id int64
-	err := tx.QueryRow(ctx, `
-		INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
-		ON CONFLICT (host) DO UPDATE SET last_updated_by_service = $2
-		RETURNING id`, host, at).Scan(&id)
-	if err != nil {
+	if err := tx.QueryRow(ctx, lockVendorSQL, host, at).Scan(&id); err != nil {
 		return 0, fmt.Errorf("lock vendor %s: %w", host, err)
 	}
 	return id, nil
 }
+
+const lockVendorSQL = `
+	INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
+	ON CONFLICT (host) DO UPDATE SET last_updated_by_service = $2
+	RETURNING id`
 
 func (s *CatalogStore) UpsertCollections(ctx context.Context, vendor string, collections []catalog.CollectionInput, at time.Time) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -230,55 +231,75 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	if len(listings) == 0 {
 		return nil
 	}
+	rows, err := newListingRows(listings)
+	if err != nil {
+		return fmt.Errorf("upsert listings of %s: %w", vendor, err)
+	}
+	links := newLinkPairs(listings)
 	// Set-based statements, one for the listings and one for their links, whatever the
-	// number of listings: a crawl writes a whole page (or several) at a time, and one
-	// statement per listing made the vendor's lock, held for the transaction, the crawl's
-	// bottleneck.
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		vendorID, err := lockVendor(ctx, tx, vendor, at)
-		if err != nil {
+	// number of listings, sent together: a crawl writes pages of listings at a time, and
+	// one statement (and one round trip) per listing made the vendor's lock, held for the
+	// transaction, the crawl's bottleneck. The transaction is opened in the same batch and
+	// closed by a second round trip, once the answer says whether every collection exists.
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return classify("upsert listings of "+vendor, err)
+	}
+	defer conn.Release()
+	var missing []string
+	batch := &pgx.Batch{}
+	batch.Queue("BEGIN")
+	batch.Queue(lockVendorSQL, vendor, at)
+	batch.Queue(upsertListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
+		rows.currencies, rows.currents, rows.compareAts, at)
+	if len(links.collections) > 0 {
+		batch.Queue(linkListingsSQL, vendor, links.collections, links.listings).Query(func(r pgx.Rows) (err error) {
+			missing, err = pgx.CollectRows(r, pgx.RowTo[string])
 			return err
-		}
-		rows, err := newListingRows(listings)
-		if err != nil {
-			return fmt.Errorf("upsert listings of %s: %w", vendor, err)
-		}
-		if _, err := tx.Exec(ctx, upsertListingsSQL, vendorID, rows.ids, rows.urls, rows.names, rows.images,
-			rows.currencies, rows.currents, rows.compareAts, at); err != nil {
-			return fmt.Errorf("upsert listings of %s: %w", vendor, err)
-		}
-		if err := linkListings(ctx, tx, vendorID, listings); err != nil {
-			return fmt.Errorf("link listings of %s: %w", vendor, err)
-		}
-		return nil
-	})
+		})
+	}
+	err = conn.SendBatch(ctx, batch).Close()
+	if err == nil && len(missing) > 0 {
+		err = fmt.Errorf("collection %s is not in the catalog", missing[0])
+	}
+	if err != nil {
+		// A connection left mid-transaction is closed by the pool, not reused.
+		_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		return fmt.Errorf("upsert listings of %s: %w", vendor, err)
+	}
+	if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
+		return fmt.Errorf("upsert listings of %s: commit: %w", vendor, err)
+	}
+	return nil
 }
 
 // upsertListingsSQL refreshes the listings that exist and adds the others, which take the
-// next ordinals of their vendor in input order. Input URLs are distinct. $1 is the vendor,
-// locked by the transaction, so no other writer hands out its ordinals meanwhile. Images
-// and prices cross as text and float8 arrays, which pgx encodes without quoting each JSON
-// document or going through math/big for each numeric.
+// next ordinals of their vendor in input order. Input URLs are distinct. $1 is the vendor's
+// host; its row is locked by the transaction, so no other writer hands out its ordinals
+// meanwhile. Images and prices cross as text and float8 arrays, which pgx encodes without
+// quoting each JSON document or going through math/big for each numeric.
 const upsertListingsSQL = `
-	WITH input AS (
+	WITH vendor AS (
+		SELECT id, listings_count FROM vendors WHERE host = $1
+	), input AS (
 		SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
 			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, n)
 	), updated AS (
 		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images::jsonb,
 			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
 			last_updated_by_service = $9
-		FROM input i WHERE l.vendor_id = $1 AND l.url = i.url
+		FROM input i WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url
 	), fresh AS (
 		SELECT i.*, row_number() OVER (ORDER BY i.n) AS k FROM input i
-		WHERE NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = $1 AND l.url = i.url)
+		WHERE NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url)
 	), inserted AS (
 		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
 			first_seen_by_service, last_updated_by_service)
-		SELECT f.id, $1, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images::jsonb, f.currency, f.current, f.compare_at, $9, $9
-		FROM fresh f, vendors v WHERE v.id = $1
+		SELECT f.id, v.id, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images::jsonb, f.currency, f.current, f.compare_at, $9, $9
+		FROM fresh f, vendor v
 		RETURNING 1
 	)
-	UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = $1`
+	UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)`
 
 // listingRows are listings as the columns upsertListingsSQL unnests.
 type listingRows struct {
@@ -329,47 +350,36 @@ func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
 	return out
 }
 
-// linkListings links each listing to the collections it names. New links take the next
-// ordinals of their collection, in input order.
-func linkListings(ctx context.Context, tx pgx.Tx, vendorID int64, listings []catalog.ListingInput) error {
-	var collectionURLs, listingURLs []string
+// linkPairs are the (collection, listing) URL pairs linkListingsSQL links, in input order.
+type linkPairs struct{ collections, listings []string }
+
+func newLinkPairs(listings []catalog.ListingInput) linkPairs {
+	var p linkPairs
 	for _, l := range listings {
 		for _, c := range l.CollectionURLs {
-			collectionURLs = append(collectionURLs, c)
-			listingURLs = append(listingURLs, l.URL)
+			p.collections = append(p.collections, c)
+			p.listings = append(p.listings, l.URL)
 		}
 	}
-	if len(collectionURLs) == 0 {
-		return nil
-	}
-	rows, err := tx.Query(ctx, linkListingsSQL, vendorID, collectionURLs, listingURLs)
-	if err != nil {
-		return err
-	}
-	missing, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return err
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("collection %s is not in the catalog", missing[0])
-	}
-	return nil
+	return p
 }
 
-// linkListingsSQL links listings to collections, the pairs ($2, $3) by URL, and answers the
-// collection URLs that are not in the catalog (any makes the caller roll back). The
-// collections are locked while their ordinals are handed out.
+// linkListingsSQL links listings of the vendor $1 to collections, the pairs ($2, $3) by
+// URL, and answers the collection URLs that are not in the catalog (any makes the caller
+// roll back). The collections are locked while their ordinals are handed out.
 const linkListingsSQL = `
-	WITH pairs AS (
+	WITH vendor AS (
+		SELECT id FROM vendors WHERE host = $1
+	), pairs AS (
 		SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS p (collection_url, listing_url, n)
 	), cols AS (
 		SELECT c.id, c.url, c.listings_count FROM collections c
-		WHERE c.vendor_id = $1 AND c.url IN (SELECT collection_url FROM pairs)
+		WHERE c.vendor_id = (SELECT id FROM vendor) AND c.url IN (SELECT collection_url FROM pairs)
 		ORDER BY c.id
 		FOR UPDATE
 	), wanted AS (
 		SELECT DISTINCT ON (cols.id, l.id) cols.id AS collection_id, l.id AS listing_id, cols.listings_count, p.n
-		FROM pairs p JOIN cols ON cols.url = p.collection_url JOIN listings l ON l.vendor_id = $1 AND l.url = p.listing_url
+		FROM pairs p JOIN cols ON cols.url = p.collection_url JOIN listings l ON l.vendor_id = (SELECT id FROM vendor) AND l.url = p.listing_url
 		WHERE NOT EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = cols.id AND cl.listing_id = l.id)
 		ORDER BY cols.id, l.id, p.n
 	), linked AS (
