@@ -213,7 +213,7 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 	}
 	st.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
-	w := newListingWriter(p.catalog, st, p.opts.Collections)
+	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
 	g.Go(func() error { return w.run(gctx) })
 	g.Go(func() error {
 		defer w.close()

@@ -8,8 +8,15 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 )
 
-// maxWriteListings bounds the listings one catalog write takes from the queue.
-const maxWriteListings = 2000
+const (
+	// maxWriteListings bounds the listings one catalog write takes from the queue.
+	maxWriteListings = 2000
+	// pagesQueuedPerLister is how far listers may run ahead of the writer. While the
+	// writer writes, pages queue; the next write takes them all, so a deeper queue makes
+	// fewer, larger writes (a write costs a few milliseconds whatever its size) instead of
+	// holding listers back.
+	pagesQueuedPerLister = 8
+)
 
 // listed is what a collection's lister hands the writer: a page of listings, or the end of
 // a collection with the number of listings it held.
