@@ -2,6 +2,16 @@
 // run. It is its own module so that peers (Colly) never enter the service's dependencies.
 //
 //	make bench        # runs these too, against the local databases
+//	make build && cd bench && ../bin/stockroom local exec --data ../.data/bench -- \
+//		go test -run '^$' -bench Crawl -benchtime 1x -count 3 ./...
 //
 // Each benchmark runs its whole job once per iteration; run them with -benchtime 1x.
+// STOCKROOM_BIN names another stockroom binary to measure (an A/B of two builds).
+//
+// BenchmarkCrawl gives each crawler the same store (its own process, not counted), the
+// same concurrency and no delay. pages is the requests the store answered; cpu-s/1000pages
+// is the crawler's own process: Colly's test process, or the Stockroom server (API, job
+// queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
+// the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
+// reported apart. ClickHouse (usage events of the status polls) is not counted.
 package bench
