@@ -1,0 +1,120 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/core/adapter"
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/plugins/registry"
+	"github.com/stockroom/stockroom/plugins/wasm"
+)
+
+// BenchmarkListPage is the adapters' share of one crawl page: a collection page of each
+// demo store of BenchmarkCrawl listed through the built-in WebAssembly adapters (every
+// round of the call), the page already fetched, one call at a time. cpu-ms/page is the
+// process's CPU per page, garbage collection included; BenchmarkCrawl's Colly
+// cpu-s/1000pages (ms per page) is the whole budget per page that listing must fit in
+// with fetching and writing the catalog.
+func BenchmarkListPage(b *testing.B) {
+	ctx := context.Background()
+	fleet, err := demostore.Launch(ctx,
+		demostore.Options{Kind: demostore.Shopify, Products: 10_000},
+		demostore.Options{Kind: demostore.HTML, Products: 5_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fleet.Stop()
+	set := builtinAdapters(b)
+	for _, c := range []struct {
+		kind       demostore.Kind
+		platform   string
+		collection string
+	}{
+		{demostore.Shopify, "shopify", "/collections/sale"},
+		{demostore.HTML, "", "/shop/sale"},
+	} {
+		b.Run(string(c.kind), func(b *testing.B) {
+			set.Fetcher = &savedPages{pages: map[string]*adapter.Document{}}
+			collection := fleet.Get(c.kind).URL(c.collection)
+			var listings int
+			cpu0 := processCPUSelf(b)
+			for b.Loop() {
+				page, err := set.List(ctx, c.platform, collection, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				listings = len(page.Listings)
+			}
+			if listings == 0 {
+				b.Fatalf("no listings on %s", collection)
+			}
+			b.ReportMetric(float64(processCPUSelf(b)-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
+			b.ReportMetric(float64(listings), "listings/page")
+		})
+	}
+}
+
+func processCPUSelf(b *testing.B) time.Duration {
+	t, err := processCPU(os.Getpid(), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t
+}
+
+// builtinAdapters loads the built-in adapters as the server does.
+func builtinAdapters(b *testing.B) *adapter.Set {
+	ctx := context.Background()
+	rt, err := wasm.New(ctx, wasm.Config{CacheDir: filepath.Join(os.TempDir(), "stockroom-bench-adapter-cache")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { rt.Close(context.Background()) })
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	reg := registry.New(rt, logger)
+	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	return &adapter.Set{Source: reg, Logger: logger}
+}
+
+// savedPages fetches each URL once and then answers from memory, so that a benchmark
+// measures the adapters, not the network.
+type savedPages struct {
+	mu    sync.Mutex
+	pages map[string]*adapter.Document
+}
+
+func (s *savedPages) Fetch(ctx context.Context, url string) (*adapter.Document, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d, ok := s.pages[url]; ok {
+		// A fresh Document, so the host parses the page again as it would a new fetch.
+		return &adapter.Document{URL: d.URL, Status: d.Status, Header: d.Header, Body: d.Body}, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	d := &adapter.Document{URL: url, Status: resp.StatusCode, Header: resp.Header, Body: body}
+	s.pages[url] = d
+	return d, nil
+}
