@@ -3,6 +3,7 @@ package enrich
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -21,6 +22,18 @@ type token struct {
 // "Écru" -> "ecru"). A small table rather than Unicode normalization keeps the package
 // free of dependencies; letters outside it are only lower-cased.
 func fold(s string) string {
+	// Most words are plain ASCII, often already lower case: no copy for those.
+	ascii, upper := true, false
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+		upper = upper || 'A' <= s[i] && s[i] <= 'Z'
+	}
+	switch {
+	case ascii && upper:
+		return strings.ToLower(s)
+	case ascii:
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -65,7 +78,7 @@ var unaccent = func() map[rune]rune {
 // word is kept only to drop a possessive ("women's" -> "women"); everything else separates
 // words, and punctuation that ends a clause marks the next token's breakBefore.
 func tokenize(text string) []token {
-	var out []token
+	out := make([]token, 0, len(text)/6+1)
 	brk := false
 	i := 0
 	for i < len(text) {
@@ -106,19 +119,18 @@ func tokenize(text string) []token {
 }
 
 func decodeRune(s string) (rune, int) {
-	for i, r := range s {
-		if i == 0 {
-			n := len(string(r))
-			if r == unicode.ReplacementChar {
-				n = 1
-			}
-			return r, n
-		}
+	if s[0] < utf8.RuneSelf {
+		return rune(s[0]), 1
 	}
-	return 0, 1
+	return utf8.DecodeRuneInString(s)
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 func isClauseBreak(r rune) bool {
 	switch r {
