@@ -25,8 +25,13 @@ type PipelineOptions struct {
 	MinResults int
 	// Candidates is how many products retrieval hands to ranking. Default 300.
 	Candidates int
-	// MiniCandidates is the same for mini searches, which trade depth for speed. Default 80.
+	// MiniCandidates is the same for mini searches, which trade depth for speed: over
+	// the labelled set, 40 rank as well as 80 and cost half as much. Default 40.
 	MiniCandidates int
+	// RankWindow is how many text matches, per candidate retrieval asks for, Postgres
+	// orders by ts_rank (title and label matches first; CandidateQuery.Window): it keeps
+	// a broad word over a large catalog as cheap as a narrow one. Default 4.
+	RankWindow int
 	// VocabularyTTL is how long the catalog vocabulary (for spelling and brands) is
 	// reused; an older one is refreshed in the background. Default 5m.
 	VocabularyTTL time.Duration
@@ -50,7 +55,10 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 		o.Candidates = 300
 	}
 	if o.MiniCandidates <= 0 {
-		o.MiniCandidates = 80
+		o.MiniCandidates = 40
+	}
+	if o.RankWindow <= 0 {
+		o.RankWindow = 4
 	}
 	if o.VocabularyTTL <= 0 {
 		o.VocabularyTTL = 5 * time.Minute
@@ -75,10 +83,11 @@ type Pipeline struct {
 	runner     *execution.Runner
 	opts       PipelineOptions
 
-	mu        sync.Mutex
-	parser    *parser
-	parsedAt  time.Time
-	refreshes bool
+	mu           sync.Mutex
+	parser       *parser
+	parsedAt     time.Time
+	emptyCatalog bool // the parser's vocabulary was read from an empty catalog
+	refreshes    bool
 }
 
 // NewPipeline returns a Pipeline.
@@ -202,17 +211,30 @@ func (p *Pipeline) understand(ctx context.Context, q Query) (plan, error) {
 	return plan{u: u, prefs: ps.readProfile(q.Profile), filters: q.Filters, limit: limit, target: min(limit, p.opts.MinResults)}, nil
 }
 
+// Preload loads the catalog vocabulary in the background, so that the first search over a
+// large catalog does not wait for it: a service calls it when it starts. A search that
+// comes while it loads waits for the rest of the load.
+func (p *Pipeline) Preload(ctx context.Context) {
+	go func() {
+		if _, err := p.currentParser(ctx); err != nil {
+			p.opts.Logger.Warn("preload the catalog vocabulary", "err", err)
+		}
+	}()
+}
+
 // currentParser returns the parser over the catalog's vocabulary, loading it the first
-// time and refreshing it in the background when it is older than VocabularyTTL.
+// time and refreshing it in the background when it is older than VocabularyTTL. A
+// vocabulary read from an empty catalog is read again by the next search: products saved
+// since a service started are then known at once, not a TTL later.
 func (p *Pipeline) currentParser(ctx context.Context) (*parser, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.parser == nil {
+	if p.parser == nil || p.emptyCatalog {
 		v, err := p.store.Vocabulary(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("load the catalog vocabulary: %w", err)
 		}
-		p.parser, p.parsedAt = newParser(v), time.Now()
+		p.parser, p.parsedAt, p.emptyCatalog = newParser(v), time.Now(), len(v.Words) == 0
 		return p.parser, nil
 	}
 	if time.Since(p.parsedAt) > p.opts.VocabularyTTL && !p.refreshes {
@@ -234,7 +256,7 @@ func (p *Pipeline) refresh(ctx context.Context) {
 		p.parsedAt = time.Now() // retry after another TTL, not on every request
 		return
 	}
-	p.parser, p.parsedAt = newParser(v), time.Now()
+	p.parser, p.parsedAt, p.emptyCatalog = newParser(v), time.Now(), len(v.Words) == 0
 }
 
 // retrieve asks the store for candidates: products naming the head term first, then, when
@@ -249,6 +271,7 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 		ProductType: strings.ToLower(strings.TrimSpace(pl.filters.ProductType)),
 		Tags:        pl.filters.Tags,
 		Limit:       pool,
+		Window:      p.opts.RankWindow * pool,
 	}
 	var excl [][]string
 	for _, ex := range pl.u.Exclude {
@@ -297,12 +320,32 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	}
 	more := base
 	more.Match = base.Rank
-	more.Fuzzy = termsText(pl.u.Terms)
-	more.Limit = pool - len(cands)
-	for _, c := range cands {
-		more.NotIDs = append(more.NotIDs, c.ID)
+	more.Similar = termsText(pl.u.Terms)
+	if cands, err = p.retrieveMore(ctx, cands, more, pool); err != nil {
+		return nil, err
 	}
-	extra, err := p.store.Candidates(ctx, more)
+	// Trigram retrieval costs as much as all the rest: it is the last resort, for words
+	// neither the catalog nor the spelling correction knows.
+	if len(cands) >= pl.target || more.Similar == "" || !pl.u.unknownWords {
+		return cands, nil
+	}
+	fuzzy := more
+	fuzzy.Fuzzy = more.Similar
+	return p.retrieveMore(ctx, cands, fuzzy, pool)
+}
+
+// retrieveMore adds to cands, up to pool, what q finds besides them.
+func (p *Pipeline) retrieveMore(ctx context.Context, cands []Candidate, q CandidateQuery, pool int) ([]Candidate, error) {
+	q.Limit = pool - len(cands)
+	if q.Limit <= 0 {
+		return cands, nil
+	}
+	q.Window = p.opts.RankWindow * q.Limit
+	q.NotIDs = nil
+	for _, c := range cands {
+		q.NotIDs = append(q.NotIDs, c.ID)
+	}
+	extra, err := p.store.Candidates(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("retrieve more candidates: %w", err)
 	}

@@ -39,9 +39,12 @@ var relaxOrder = map[string]int{
 type doc struct {
 	c       *Candidate
 	title   []string
-	meta    []string // brand, product type, tags, option values
-	desc    []string
+	meta    []string        // brand, product type, tags, option values
 	options map[string]bool // folded option values, whole
+	// desc is read when title and labels do not settle a question: most candidates
+	// never need their description's words.
+	desc     []string
+	descRead bool
 }
 
 func newDoc(c *Candidate) *doc {
@@ -51,32 +54,49 @@ func newDoc(c *Candidate) *doc {
 	meta = append(meta, c.Options...)
 	// A clause mark between fields keeps phrases from spanning two of them.
 	d.meta = stems(strings.Join(meta, " | "))
-	d.desc = stems(c.Description)
 	for _, o := range c.Options {
 		d.options[strings.Join(words(o), " ")] = true
 	}
 	return d
 }
 
+// description returns the stemmed words of the candidate's description.
+func (d *doc) description() []string {
+	if !d.descRead {
+		d.desc, d.descRead = stems(d.c.Description), true
+	}
+	return d.desc
+}
+
 // strength is 1 when a phrase is in the title or the product's labels, 0.5 when only in
 // the description (unless strongOnly), else 0.
 func (d *doc) strength(phrases [][]string, strongOnly bool) float64 {
-	best := 0.0
-	for _, p := range phrases {
-		switch {
-		case containsPhrase(d.title, p), containsPhrase(d.meta, p):
-			return 1
-		case !strongOnly && best < 0.5 && containsPhrase(d.desc, p):
-			best = 0.5
-		}
+	switch {
+	case d.named(phrases):
+		return 1
+	case !strongOnly && d.described(phrases):
+		return 0.5
 	}
-	return best
+	return 0
 }
 
 // anywhere reports whether any phrase occurs in any field: the test of exclusions.
-func (d *doc) anywhere(phrases [][]string) bool {
+func (d *doc) anywhere(phrases [][]string) bool { return d.named(phrases) || d.described(phrases) }
+
+// named reports whether any phrase is in the title or the labels.
+func (d *doc) named(phrases [][]string) bool {
 	for _, p := range phrases {
-		if containsPhrase(d.title, p) || containsPhrase(d.meta, p) || containsPhrase(d.desc, p) {
+		if containsPhrase(d.title, p) || containsPhrase(d.meta, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// described reports whether any phrase is in the description.
+func (d *doc) described(phrases [][]string) bool {
+	for _, p := range phrases {
+		if containsPhrase(d.description(), p) {
 			return true
 		}
 	}

@@ -25,9 +25,18 @@ type CandidateQuery struct {
 	Match string
 	// Rank orders them (ts_rank with field weights); empty ranks by Match.
 	Rank string
-	// Fuzzy is matched by trigram word similarity against the title, for words the
-	// text search does not know.
+	// Similar scores the returned products by trigram word similarity of their titles
+	// (Candidate.Similarity); it selects nothing.
+	Similar string
+	// Fuzzy also selects products whose title is close to it by trigram word similarity,
+	// for words the text search does not know. It costs far more than a text match: ask
+	// it only when the text match finds too little. It implies Similar.
 	Fuzzy string
+	// Window bounds how many of the products matching Match ts_rank orders (0: all).
+	// Products that carry Match in their title or labels (weights A and B) fill it
+	// first, then those that carry it only in their description, so that a broad word
+	// matching thousands of products costs no more than a narrow one.
+	Window int
 	// Exclude drops products whose document matches it (negations, avoid list).
 	Exclude string
 	// NotIDs are skipped (already retrieved).

@@ -31,6 +31,9 @@ type Understood struct {
 	Sort string `json:"sort,omitempty"`
 	// Corrections maps a misspelt query word to the catalog word it was read as.
 	Corrections map[string]string `json:"corrections,omitempty"`
+	// unknownWords: a word neither the catalog nor the vocabularies know, even after
+	// spelling correction; retrieval then also looks for titles close to it in spelling.
+	unknownWords bool
 }
 
 // Term is one product word or phrase of the query.
@@ -317,13 +320,17 @@ func tokenizeQuery(text string) []token {
 // word, when one is close enough: one slip for words of 5-6 letters, two from 7; shorter words are left alone.
 func (p *parser) correct(toks []token, u *Understood) []token {
 	for i, t := range toks {
-		if t.brk || len(t.word) < 5 || isNumber(t.word) {
+		if t.brk || len(t.word) < 3 || isNumber(t.word) {
 			continue
 		}
 		if _, ok := p.known[t.word]; ok {
 			continue
 		}
 		if _, ok := p.known[t.stem]; ok {
+			continue
+		}
+		if len(t.word) < 5 {
+			u.unknownWords = true
 			continue
 		}
 		limit := 1
@@ -346,6 +353,8 @@ func (p *parser) correct(toks []token, u *Understood) []token {
 			}
 			u.Corrections[t.word] = best
 			toks[i] = token{word: best, stem: stem(best)}
+		} else {
+			u.unknownWords = true
 		}
 	}
 	return toks

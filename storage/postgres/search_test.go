@@ -119,6 +119,68 @@ func TestCandidatesApplyHardFiltersAndRankTitleAboveDescription(t *testing.T) {
 	}
 }
 
+func TestCandidatesWindowTakesTitleAndLabelMatchesFirst(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	var items []item
+	// Saved first, so that the index yields them first: the window must still prefer the
+	// products that name the word.
+	for i := range 6 {
+		items = append(items, item{title: fmt.Sprintf("Wool Sweater %d", i), desc: "Goes well with a lantern.", prices: []float64{40}, available: true})
+	}
+	items = append(items,
+		item{title: "Camp Lantern", prices: []float64{30}, available: true},
+		item{title: "Trail Light", typ: "Lantern", prices: []float64{35}, available: true},
+	)
+	saveItems(t, pool, items...)
+	store := postgres.NewSearchStore(pool)
+	titles := func(q search.CandidateQuery) []string {
+		t.Helper()
+		got, err := store.Candidates(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range got {
+			out = append(out, c.Title)
+		}
+		return out
+	}
+	if got := titles(search.CandidateQuery{Match: "lantern", Limit: 10, Window: 2}); strings.Join(got, "|") != "Camp Lantern|Trail Light" {
+		t.Errorf("window of 2 = %q, want the two products named lantern", got)
+	}
+	if got := titles(search.CandidateQuery{Match: "lantern", Limit: 10, Window: 5}); len(got) != 5 || got[0] != "Camp Lantern" {
+		t.Errorf("window of 5 = %q, want the named products first, then descriptions up to 5", got)
+	}
+	if got := titles(search.CandidateQuery{Match: "lantern", Limit: 10}); len(got) != 8 {
+		t.Errorf("no window = %q, want all 8 matches", got)
+	}
+}
+
+func TestCandidatesFuzzySelectsCloseTitlesAndSimilarOnlyScores(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	saveItems(t, pool,
+		item{title: "Pashmina Shawl", prices: []float64{60}, available: true},
+		item{title: "Wool Scarf", prices: []float64{30}, available: true},
+	)
+	store := postgres.NewSearchStore(pool)
+	got, err := store.Candidates(ctx, search.CandidateQuery{Match: "scarf", Similar: "pashmina", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Title != "Wool Scarf" || got[0].Similarity >= 0.5 {
+		t.Fatalf("Similar alone = %+v, want only the scarf, scored low", got)
+	}
+	got, err = store.Candidates(ctx, search.CandidateQuery{Match: "scarf", Fuzzy: "pashmna", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Title != "Pashmina Shawl" || got[0].Similarity < 0.5 {
+		t.Fatalf("Fuzzy = %+v, want the shawl (close in spelling) first, then the scarf", got)
+	}
+}
+
 func TestVocabularyListsWordsBrandsAndTypes(t *testing.T) {
 	pool := migrated(t)
 	saveItems(t, pool,
