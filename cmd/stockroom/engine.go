@@ -92,6 +92,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("start job queue: %w", err)
 	}
+	searches.Preload(runCtx)
 	e := &engine{
 		runtime: rt, registry: reg, queue: queue, stop: stop, done: make(chan struct{}),
 		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
