@@ -22,9 +22,14 @@ const K = 10
 type System func(ctx context.Context, c Case) ([]string, error)
 
 // Engine is Stockroom's search (the pipeline, without credits).
-func Engine(p *search.Pipeline) System {
+func Engine(p *search.Pipeline) System { return engine(p, false) }
+
+// MiniEngine is the mini search, which ranks fewer candidates.
+func MiniEngine(p *search.Pipeline) System { return engine(p, true) }
+
+func engine(p *search.Pipeline, mini bool) System {
 	return func(ctx context.Context, c Case) ([]string, error) {
-		out, err := p.Search(ctx, search.Query{Request: search.Request{Query: c.Query, Profile: c.Profile, Limit: K}})
+		out, err := p.Search(ctx, search.Query{Request: search.Request{Query: c.Query, Profile: c.Profile, Limit: K}, Mini: mini})
 		if err != nil {
 			return nil, err
 		}
@@ -148,10 +153,11 @@ func reciprocalRank(gains []int) float64 {
 }
 
 // Report prints the two systems side by side.
-func Report(w io.Writer, engine, baseline Score) {
+func Report(w io.Writer, engine, mini, baseline Score) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "system\tqueries\tnDCG@%d\tMRR\thard-constraint violations\t\n", K)
 	fmt.Fprintf(tw, "stockroom\t%d\t%.3f\t%.3f\t%d\t\n", engine.Queries, engine.NDCG, engine.MRR, engine.Violations)
+	fmt.Fprintf(tw, "stockroom mini\t%d\t%.3f\t%.3f\t%d\t\n", mini.Queries, mini.NDCG, mini.MRR, mini.Violations)
 	fmt.Fprintf(tw, "baseline (ts_rank, plainto_tsquery)\t%d\t%.3f\t%.3f\t%d\t\n", baseline.Queries, baseline.NDCG, baseline.MRR, baseline.Violations)
 	tw.Flush()
 	fmt.Fprintf(w, "nDCG@%d difference: %+.3f (bar: +0.150)\n", K, engine.NDCG-baseline.NDCG)

@@ -1,6 +1,7 @@
 package evaluation
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,12 +57,24 @@ type Hard struct {
 	NotWords []string `json:"not_words,omitempty"`
 }
 
+// labelledSet is queries.json, for benchmarks outside this folder that ask its queries.
+//
+//go:embed queries.json
+var labelledSet []byte
+
 // LoadCases reads the labelled set.
 func LoadCases(path string) ([]Case, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return decodeCases(path, raw)
+}
+
+// Cases returns the labelled set of this folder's queries.json.
+func Cases() ([]Case, error) { return decodeCases("queries.json", labelledSet) }
+
+func decodeCases(path string, raw []byte) ([]Case, error) {
 	var cases []Case
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()

@@ -23,27 +23,12 @@ const (
 	benchSearchClients  = 20
 )
 
-// benchQueries are what the benchmark asks, in turn: plain terms, prices, negations,
-// synonyms, spelling slips, with and without a profile.
-var benchQueries = []map[string]any{
-	{"query": "waterproof hiking boots under $150"},
-	{"query": "organic cotton t-shirt not black"},
-	{"query": "cheap linen shirt"},
-	{"query": "ultralight backpack", "customer_profile": map[string]any{"preferences": map[string]any{"in_stock_only": true}}},
-	{"query": "scented candle between 20 and 40"},
-	{"query": "hydrating face serum"},
-	{"query": "trainers"},
-	{"query": "hoodei"},
-	{"query": "wool throw blanket", "customer_profile": map[string]any{"style": map[string]any{"color": "navy", "avoid": []string{"polyester"}}}},
-	{"query": "cheapest two-person tent"},
-	{"query": "chelsea boots in stock", "customer_profile": map[string]any{"purchase_behavior": map[string]any{"value": "budget"}}},
-	{"query": "stoneware mug"},
-}
-
 // BenchmarkAgenticSearch measures the search endpoints over loopback HTTP against the
 // whole service, wired as `stockroom serve` wires it, over 100,000 products: the v2 mini at
 // 20 concurrent clients (p50 and p99), and an asynchronous search from its POST to the
-// first poll that sees it completed.
+// first poll that sees it completed. The requests are evaluation.BenchRequests: the
+// labelled queries in varied forms (price ceilings, in stock, profiles, negations), few of
+// them asked twice.
 func BenchmarkAgenticSearch(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -64,20 +49,28 @@ func BenchmarkAgenticSearch(b *testing.B) {
 	}
 	b.Logf("seeded %d products in %s", benchSearchProducts, time.Since(start).Round(time.Second))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * benchSearchClients}}
-	bodies := make([][]byte, len(benchQueries))
-	for i, q := range benchQueries {
-		bodies[i], _ = json.Marshal(q)
+	reqs, err := evaluation.NewBenchRequests()
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := func(i int) []byte {
+		raw, err := json.Marshal(reqs.Request(i))
+		if err != nil {
+			b.Error(err) // Error, not Fatal: clients call this from their goroutines
+		}
+		return raw
 	}
 
-	// Warm up: the first search loads the catalog vocabulary (spelling, brands), and each
-	// query's pages come into Postgres' cache; steady state is what the figures describe.
+	// Warm up: the first search reads the catalog vocabulary (the service preloaded it when
+	// it started, but the catalog was seeded after), and the catalog's pages come into
+	// Postgres' cache; steady state is what the figures describe.
 	start = time.Now()
-	for _, body := range bodies {
-		if _, err := post(client, base+"/v2/agentic-search-mini", key, body, 200); err != nil {
+	for i := range 20 {
+		if _, err := post(client, base+"/v2/agentic-search-mini", key, body(1_000_000+i), 200); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.Logf("warm-up (%d queries, vocabulary loaded once) in %s", len(bodies), time.Since(start).Round(time.Millisecond))
+	b.Logf("warm-up (20 queries, the vocabulary read once) in %s", time.Since(start).Round(time.Millisecond))
 
 	// The mini at one client shows what a request costs alone; at 20, what the issue asks.
 	mini := func(clients int) func(*testing.B) {
@@ -96,7 +89,7 @@ func BenchmarkAgenticSearch(b *testing.B) {
 							return
 						}
 						t0 := time.Now()
-						if _, err := post(client, base+"/v2/agentic-search-mini", key, bodies[i%len(bodies)], 200); err != nil {
+						if _, err := post(client, base+"/v2/agentic-search-mini", key, body(i), 200); err != nil {
 							b.Error(err)
 							return
 						}
@@ -119,7 +112,7 @@ func BenchmarkAgenticSearch(b *testing.B) {
 		b.ResetTimer()
 		for i := range b.N {
 			t0 := time.Now()
-			raw, err := post(client, base+"/v2/agentic-search", key, bodies[i%len(bodies)], 202)
+			raw, err := post(client, base+"/v2/agentic-search", key, body(i), 202)
 			if err != nil {
 				b.Fatal(err)
 			}
