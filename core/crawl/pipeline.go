@@ -23,8 +23,9 @@ import (
 
 // PipelineOptions tune a Pipeline. The zero value is usable.
 type PipelineOptions struct {
-	// Collections is how many collections are listed at once. Per-host politeness still
-	// applies underneath. Default 4.
+	// Collections is how many collection pages are listed at once (each of a different
+	// collection; see listSlots for which). Per-host politeness still applies underneath.
+	// Default 4.
 	Collections int
 	// MaxPages bounds the pages listed per collection, against endless paging. Default 2000.
 	MaxPages int
@@ -203,8 +204,13 @@ func count(c adapter.Collection) int {
 
 var pageOne = page.Request{Number: 1, Size: 1}
 
-// listAll lists every collection not done yet, a few at a time, while one writer saves
-// what they find.
+// openPerSlot is how many collections are open per listing slot: enough for every
+// collection of most stores to take turns, a bound on the goroutines of one that has
+// thousands.
+const openPerSlot = 16
+
+// listAll lists every collection not done yet, a few pages at a time, while one writer
+// saves what they find.
 func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []adapter.Collection) error {
 	st.mu.Lock()
 	done := map[string]bool{}
@@ -214,28 +220,34 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 	st.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
 	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
+	slots := newListSlots(p.opts.Collections)
 	g.Go(func() error { return w.run(gctx) })
 	g.Go(func() error {
 		defer w.close()
 		listers, lctx := errgroup.WithContext(gctx)
-		listers.SetLimit(p.opts.Collections)
+		listers.SetLimit(openPerSlot * p.opts.Collections)
 		for _, c := range collections {
 			if done[c.URL] {
 				continue
 			}
-			listers.Go(func() error { return p.listCollection(lctx, st, c, w) })
+			listers.Go(func() error { return p.listCollection(lctx, st, c, slots, w) })
 		}
 		return listers.Wait()
 	})
 	return g.Wait()
 }
 
-// listCollection pages through one collection, queueing each page's listings for w.
-func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, w *listingWriter) error {
+// listCollection pages through one collection, a page per slot, queueing each page's
+// listings for w.
+func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, slots *listSlots, w *listingWriter) error {
 	cursor := ""
 	found := 0
 	for page := 0; page < p.opts.MaxPages; page++ {
+		if err := slots.acquire(ctx, max(count(c)-found, 0)); err != nil {
+			return err
+		}
 		lp, err := p.adapters.List(ctx, st.platform, c.URL, cursor)
+		slots.release()
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return err
