@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/andybalholm/brotli"
@@ -35,8 +36,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // readBody reads r, undoing contentEncoding, and refuses more than limit bytes either on
-// the wire or decoded. wire is the number of bytes read from r.
-func readBody(r io.Reader, contentEncoding string, limit int64) (body []byte, wire int64, err error) {
+// the wire or decoded. wire is the number of bytes read from r. The body is read into a
+// buffer from bufs and copied out at its final size: reading a body of unknown length
+// (chunked) straight into a growing slice allocates about twice its size.
+func readBody(r io.Reader, contentEncoding string, limit int64, bufs *sync.Pool) (body []byte, wire int64, err error) {
 	cr := &countingReader{r: r}
 	var in io.Reader = &limitedReader{r: cr, left: limit}
 	// Encodings are listed in the order they were applied; undo them last first.
@@ -47,12 +50,25 @@ func readBody(r io.Reader, contentEncoding string, limit int64) (body []byte, wi
 			return nil, cr.n, err
 		}
 	}
-	body, err = io.ReadAll(&limitedReader{r: in, left: limit})
-	if err != nil {
+	buf, _ := bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		// A rare huge body is not kept alive for the next small one.
+		if buf.Cap() <= maxPooledBody {
+			buf.Reset()
+			bufs.Put(buf)
+		}
+	}()
+	if _, err := buf.ReadFrom(&limitedReader{r: in, left: limit}); err != nil {
 		return nil, cr.n, err
 	}
-	return body, cr.n, nil
+	return bytes.Clone(buf.Bytes()), cr.n, nil
 }
+
+// maxPooledBody is the largest read buffer kept for reuse.
+const maxPooledBody = 4 << 20
 
 func decoder(coding string, r io.Reader) (io.Reader, error) {
 	switch coding {
