@@ -110,7 +110,7 @@ func (d *Doc) Header(name string) string {
 		}
 		return ""
 	}
-	return d.hdr.Fields(escapePath(name) + ".0")[0].String()
+	return d.hdr.Get(escapePath(name) + ".0").String()
 }
 
 // Headers returns the response headers, keys in lower case.
@@ -157,14 +157,14 @@ func (d *Doc) Contains(s string) bool { return d.Index(s) >= 0 }
 func (d *Doc) HTML() Node { return Node{d.b.parse(d.index, parseHTML), d.b} }
 
 // JSON returns the body decoded as JSON; a missing Value when it is not JSON.
-func (d *Doc) JSON() Value { return Value{h: d.b.parse(d.index, parseJSON), b: d.b} }
+func (d *Doc) JSON() Value { return Value{d.b.parse(d.index, parseJSON), d.b} }
 
 // JSONLD returns the page's JSON-LD entities as one array: every
 // application/ld+json block, repaired when invalid, with top-level arrays and @graph lists
 // flattened.
-func (d *Doc) JSONLD() Value { return Value{h: d.b.parse(d.index, parseJSONLD), b: d.b} }
+func (d *Doc) JSONLD() Value { return Value{d.b.parse(d.index, parseJSONLD), d.b} }
 
 // Microdata returns the page's top-level microdata items as one array, each in JSON-LD's
 // shape ({"@type": "http://schema.org/Product", "offers": {…}}), so that code reading
 // JSON-LD entities reads microdata items unchanged. ABI 1.1.
-func (d *Doc) Microdata() Value { return Value{h: d.b.parse(d.index, parseMicrodata), b: d.b} }
+func (d *Doc) Microdata() Value { return Value{d.b.parse(d.index, parseMicrodata), d.b} }

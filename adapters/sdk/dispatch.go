@@ -23,11 +23,7 @@ type backend interface {
 	valueString(v uint32, what valueWhat) string
 	// float returns NaN when v is not a number.
 	float(v uint32) float64
-	// fields answers Value.Fields: the value at each path under v, with its contents.
-	fields(v uint32, paths []string) []Value
-	// items returns the elements of an array or the values of an object, with their
-	// contents.
-	items(v uint32) []Value
+	elems(v uint32) []uint32
 	keys(v uint32) []string
 }
 

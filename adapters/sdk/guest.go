@@ -5,7 +5,6 @@ package sdk
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"unsafe"
 )
 
@@ -30,7 +29,7 @@ func abiMarker() uint32 { return ABIMinor }
 //
 //go:wasmexport stockroom_call
 func stockroomCall(request uint32) uint32 {
-	out, ok := handle(Value{h: request, b: guest{}})
+	out, ok := handle(Value{request, guest{}})
 	var p unsafe.Pointer
 	if len(out) > 0 {
 		p = unsafe.Pointer(&out[0])
@@ -54,17 +53,15 @@ func handle(req Value) (out []byte, ok bool) {
 	if served == nil {
 		return []byte("sdk.Serve was not called from init"), false
 	}
-	r := req.Fields("op", "url", "cursor", "round", "docs")
-	c := &Call{op: r[0].String(), url: r[1].String(), cursor: r[2].String()}
-	if n, ok := r[3].Float(); ok {
+	c := &Call{op: req.Get("op").String(), url: req.Get("url").String(), cursor: req.Get("cursor").String()}
+	if n, ok := req.Get("round").Float(); ok {
 		c.round = int(n)
 	}
-	for i, d := range r[4].Array() {
-		f := d.Fields("url", "final_url", "status", "err", "header")
-		status, _ := f[2].Float()
+	for i, d := range req.Get("docs").Array() {
+		status, _ := d.Get("status").Float()
 		c.docs = append(c.docs, &Doc{
-			URL: f[0].String(), FinalURL: f[1].String(), Status: int(status),
-			Err: f[3].String(), hdr: f[4], index: i, b: guest{},
+			URL: d.Get("url").String(), FinalURL: d.Get("final_url").String(), Status: int(status),
+			Err: d.Get("err").String(), hdr: d.Get("header"), index: i, b: guest{},
 		})
 	}
 	resp, err := dispatch(served, c)
@@ -114,11 +111,8 @@ func hostValueString(v, what uint32, out unsafe.Pointer, capacity uint32) int32
 //go:wasmimport stockroom value_float
 func hostValueFloat(v uint32) float64
 
-//go:wasmimport stockroom value_fields
-func hostValueFields(v uint32, paths unsafe.Pointer, pathsLen uint32, out unsafe.Pointer, capacity uint32) int32
-
-//go:wasmimport stockroom value_items
-func hostValueItems(v uint32, out unsafe.Pointer, capacity uint32) int32
+//go:wasmimport stockroom value_elems
+func hostValueElems(v uint32, out unsafe.Pointer, capacity uint32) int32
 
 //go:wasmimport stockroom value_keys
 func hostValueKeys(v uint32, out unsafe.Pointer, capacity uint32) int32
@@ -255,76 +249,9 @@ func (guest) valueString(v uint32, what valueWhat) string {
 
 func (guest) float(v uint32) float64 { return hostValueFloat(v) }
 
-// pathBuf holds the paths of a value_fields call, reused from call to call.
-var pathBuf []byte
-
-func (g guest) fields(v uint32, paths []string) []Value {
-	pathBuf = pathBuf[:0]
-	for i, p := range paths {
-		if i > 0 {
-			pathBuf = append(pathBuf, '\n')
-		}
-		pathBuf = append(pathBuf, p...)
-	}
-	var p unsafe.Pointer
-	if len(pathBuf) > 0 {
-		p = unsafe.Pointer(&pathBuf[0])
-	}
-	return g.records(hostValueFields(v, p, uint32(len(pathBuf)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
-}
-
-func (g guest) items(v uint32) []Value {
-	return g.records(hostValueItems(v, unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
-}
-
-// records decodes the answer of value_fields or value_items (ABI.md): per value its
-// handle, its kind and, for numbers and strings, its float and its text. The texts of one
-// answer share one allocation, and the values come from a shared block.
-func (g guest) records(n int32) []Value {
-	b, _ := bytesResult(n, len(scratch))
-	count := 0
-	for i := 0; i+8 <= len(b); count++ {
-		i += 8
-		if k := Kind(binary.LittleEndian.Uint32(b[i-4:])); k == Number || k == String {
-			i += 12 + int(binary.LittleEndian.Uint32(b[i+8:]))
-		}
-	}
-	out := takeValues(count)
-	var texts string
-	for i, j := 0, 0; j < count; j++ {
-		h, k := binary.LittleEndian.Uint32(b[i:]), Kind(binary.LittleEndian.Uint32(b[i+4:]))
-		i += 8
-		var text string
-		var num float64
-		if k == Number || k == String {
-			if texts == "" {
-				texts = string(b)
-			}
-			num = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
-			size := int(binary.LittleEndian.Uint32(b[i+8:]))
-			text = texts[i+12 : i+12+size]
-			i += 12 + size
-		}
-		if h != 0 {
-			out[j] = knownValue(h, g, k, text, num)
-		}
-	}
-	return out
-}
-
-// valueBlock is where records takes its slices from: allocating one block for many
-// answers saves an allocation per answer, which in a guest costs more than decoding it.
-// A block is never reused, so values an adapter keeps stay as they were.
-var valueBlock []Value
-
-// takeValues returns n zero values that no other slice shares.
-func takeValues(n int) []Value {
-	if n > cap(valueBlock)-len(valueBlock) {
-		valueBlock = make([]Value, 0, max(n, 256))
-	}
-	start := len(valueBlock)
-	valueBlock = valueBlock[:start+n]
-	return valueBlock[start : start+n : start+n]
+func (guest) elems(v uint32) []uint32 {
+	b, _ := bytesResult(hostValueElems(v, unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	return handles(b)
 }
 
 func (guest) keys(v uint32) []string {

@@ -193,36 +193,14 @@ func (b nativeBackend) float(v uint32) float64 {
 	return math.NaN()
 }
 
-func (b nativeBackend) fields(v uint32, paths []string) []Value {
-	out := make([]Value, len(paths))
-	for i, path := range paths {
-		h, err := b.s.Get(document.Value(v), path)
-		check(err)
-		out[i] = b.known(h)
-	}
-	return out
-}
-
-func (b nativeBackend) items(v uint32) []Value {
+func (b nativeBackend) elems(v uint32) []uint32 {
 	hs, err := b.s.Elems(document.Value(v), nil, nil)
 	check(err)
-	out := make([]Value, len(hs))
+	out := make([]uint32, len(hs))
 	for i, h := range hs {
-		out[i] = b.known(h)
+		out[i] = uint32(h)
 	}
 	return out
-}
-
-// known returns h with its contents, as the host's records carry them.
-func (b nativeBackend) known(h document.Value) Value {
-	if h == 0 {
-		return Value{}
-	}
-	k := Kind(b.s.Kind(h))
-	if k != Number && k != String {
-		return knownValue(uint32(h), b, k, "", 0)
-	}
-	return knownValue(uint32(h), b, k, b.s.String(h), b.float(uint32(h)))
 }
 
 func (b nativeBackend) keys(v uint32) []string {

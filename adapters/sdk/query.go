@@ -138,31 +138,6 @@ func (n Node) InnerHTML() string {
 type Value struct {
 	h uint32
 	b backend
-	// known is set on a value read together with its contents (Fields, Array): Kind,
-	// String, Float and Bool then answer without asking the host.
-	known bool
-	kind  Kind
-	// scalar: str is what String answers (all but arrays and objects, whose text is
-	// their raw JSON, left with the host).
-	scalar bool
-	str    string
-	num    float64 // what Float answers, NaN when not a number
-}
-
-// knownValue returns handle h of kind k read with its contents: text is a string's
-// contents or a number's as written, num what Float answers (NaN when not a number).
-func knownValue(h uint32, b backend, k Kind, text string, num float64) Value {
-	v := Value{h: h, b: b, known: true, kind: k, scalar: k != Array && k != Object, str: text, num: num}
-	switch k {
-	case False:
-		v.str = "false"
-	case True:
-		v.str = "true"
-	}
-	if k != Number && k != String {
-		v.num = math.NaN()
-	}
-	return v
 }
 
 // Exists reports whether v is present (null is present).
@@ -174,27 +149,13 @@ func (v Value) Get(path string) Value {
 	if v.h == 0 {
 		return Value{}
 	}
-	return Value{h: v.b.get(v.h, path), b: v.b}
-}
-
-// Fields returns the values at several paths under v (see Get), each with its contents,
-// in one exchange with the host: where an adapter reads many fields of one object (a
-// variant's id, title, price and sku), this costs one host call instead of two per
-// field. Paths must not contain line breaks. ABI 1.2.
-func (v Value) Fields(paths ...string) []Value {
-	if v.h == 0 {
-		return make([]Value, len(paths))
-	}
-	return v.b.fields(v.h, paths)
+	return Value{v.b.get(v.h, path), v.b}
 }
 
 // Kind returns the type of v.
 func (v Value) Kind() Kind {
-	switch {
-	case v.h == 0:
+	if v.h == 0 {
 		return Missing
-	case v.known:
-		return v.kind
 	}
 	return v.b.kind(v.h)
 }
@@ -202,14 +163,11 @@ func (v Value) Kind() Kind {
 // String returns a string's contents, a number's or literal's text, and the raw JSON of an
 // array or object; "" for missing and null.
 func (v Value) String() string {
-	// Small enough to be inlined: adapters call it for every field.
-	if v.scalar || v.h == 0 {
-		return v.str
+	if v.h == 0 {
+		return ""
 	}
-	return v.askString()
+	return v.b.valueString(v.h, valueString)
 }
-
-func (v Value) askString() string { return v.b.valueString(v.h, valueString) }
 
 // HTMLText returns the readable text of the HTML a string value holds (a description's
 // markup): tags dropped, entities decoded, white space collapsed. The host does the
@@ -232,17 +190,10 @@ func (v Value) Raw() string {
 // Float returns v as a number: a JSON number or a string holding a plain decimal
 // ("19.90"). ok is false otherwise.
 func (v Value) Float() (f float64, ok bool) {
-	if v.known {
-		return v.num, v.num == v.num // NaN, the host's "not a number", is unequal to itself
-	}
-	return v.askFloat()
-}
-
-func (v Value) askFloat() (float64, bool) {
 	if v.h == 0 {
 		return 0, false
 	}
-	f := v.b.float(v.h)
+	f = v.b.float(v.h)
 	return f, !math.IsNaN(f)
 }
 
@@ -258,12 +209,17 @@ func (v Value) Bool() bool {
 }
 
 // Array returns the elements of an array, or the values of an object in order; nil
-// otherwise. The elements come with their contents, as from Fields.
+// otherwise.
 func (v Value) Array() []Value {
-	if v.h == 0 || v.known && v.kind != Array && v.kind != Object {
+	if v.h == 0 {
 		return nil
 	}
-	return v.b.items(v.h)
+	hs := v.b.elems(v.h)
+	out := make([]Value, len(hs))
+	for i, h := range hs {
+		out[i] = Value{h, v.b}
+	}
+	return out
 }
 
 // List returns the elements of an array, and v itself when it is a single value: JSON-LD

@@ -2,7 +2,6 @@ package shopify
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -59,79 +58,70 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 }
 
 // build maps the storefront product JSON to a Product. avail, when not nil, overrides the
-// variants' availability. Each object's fields are read together (Value.Fields): a
-// catalog product has dozens of variants and images.
+// variants' availability.
 func build(pj sdk.Value, variants []sdk.Value, avail map[string]bool, currency, canonical, selected string) *sdk.Product {
-	f := pj.Fields("id", "handle", "title", "vendor", "product_type", "updated_at", "body_html", "tags", "options", "images")
-	id := f[0].String()
+	id := pj.Get("id").String()
 	platform := "shopify"
 	p := &sdk.Product{
 		ID:           id,
-		Handle:       f[1].String(),
+		Handle:       pj.Get("handle").String(),
 		Platform:     &platform,
 		PlatformID:   nonEmpty(id),
-		Title:        nonEmpty(f[2].String()),
-		Vendor:       nonEmpty(f[3].String()),
-		Brand:        nonEmpty(f[3].String()),
-		ProductType:  nonEmpty(f[4].String()),
-		UpdatedAt:    nonEmpty(f[5].String()),
+		Title:        nonEmpty(pj.Get("title").String()),
+		Vendor:       nonEmpty(pj.Get("vendor").String()),
+		Brand:        nonEmpty(pj.Get("vendor").String()),
+		ProductType:  nonEmpty(pj.Get("product_type").String()),
+		UpdatedAt:    nonEmpty(pj.Get("updated_at").String()),
 		CanonicalURL: nonEmpty(canonical),
 	}
-	if body := f[6]; body.String() != "" {
+	if body := pj.Get("body_html"); body.String() != "" {
 		html := body.String()
 		p.DescriptionHTML = &html
 		p.Description = nonEmpty(body.HTMLText())
 	}
-	p.Tags = tags(f[7])
+	p.Tags = tags(pj.Get("tags"))
 
 	var optionNames []string
-	for i, o := range f[8].Array() {
-		of := o.Fields("name", "position", "values")
-		opt := sdk.Option{Name: of[0].String(), Position: i + 1}
-		if n, ok := of[1].Float(); ok {
+	for i, o := range pj.Get("options").Array() {
+		opt := sdk.Option{Name: o.Get("name").String(), Position: i + 1}
+		if n, ok := o.Get("position").Float(); ok {
 			opt.Position = int(n)
 		}
-		for _, v := range of[2].Array() {
+		for _, v := range o.Get("values").Array() {
 			opt.Values = append(opt.Values, v.String())
 		}
 		optionNames = append(optionNames, opt.Name)
 		p.Options = append(p.Options, opt)
 	}
 
-	// A variant's value of option i is its field option{i+1}, after these.
-	variantPaths := []string{"id", "title", "sku", "barcode", "price", "compare_at_price", "available", "featured_image.id", "image_id"}
-	for i := range optionNames {
-		variantPaths = append(variantPaths, "option"+strconv.Itoa(i+1))
-	}
 	anyAvailable := false
 	var chosen *sdk.Variant
 	for _, v := range variants {
-		vf := v.Fields(variantPaths...)
-		vid := vf[0].String()
+		vid := v.Get("id").String()
 		variant := sdk.Variant{
 			ID:    vid,
-			Title: nonEmpty(vf[1].String()),
-			SKU:   nonEmpty(vf[2].String()),
-			GTIN:  nonEmpty(vf[3].String()),
-			Price: price(vf[4], vf[5], currency),
+			Title: nonEmpty(v.Get("title").String()),
+			SKU:   nonEmpty(v.Get("sku").String()),
+			GTIN:  nonEmpty(v.Get("barcode").String()),
+			Price: price(v, currency),
 		}
-		available := vf[6].Bool()
+		available := v.Get("available").Bool()
 		if avail != nil {
 			available = avail[vid]
 		}
 		variant.IsAvailable = &available
 		anyAvailable = anyAvailable || available
 		for i, name := range optionNames {
-			if val := vf[9+i].String(); val != "" {
+			if val := v.Get("option" + string(rune('1'+i))).String(); val != "" {
 				if variant.Options == nil {
 					variant.Options = map[string]string{}
 				}
 				variant.Options[name] = val
 			}
 		}
-		if img := vf[7].String(); img != "" {
+		if img := v.Get("featured_image.id").String(); img != "" {
 			variant.ImageID = &img
-		} else if img := vf[8].String(); img != "" {
+		} else if img := v.Get("image_id").String(); img != "" {
 			variant.ImageID = &img
 		}
 		p.Variants = append(p.Variants, variant)
@@ -162,7 +152,7 @@ func build(pj sdk.Value, variants []sdk.Value, avail map[string]bool, currency, 
 		p.SKU, p.GTIN = p.Variants[0].SKU, p.Variants[0].GTIN
 	}
 
-	for i, img := range f[9].Array() {
+	for i, img := range pj.Get("images").Array() {
 		im := image(img)
 		if im.Position == 0 {
 			im.Position = i + 1
@@ -172,34 +162,32 @@ func build(pj sdk.Value, variants []sdk.Value, avail map[string]bool, currency, 
 	return p
 }
 
-// price reads a variant's price and compare-at price; nil when the price is not a number.
-func price(current, compareAt sdk.Value, currency string) *sdk.Price {
-	cur, ok := current.Float()
+func price(v sdk.Value, currency string) *sdk.Price {
+	cur, ok := v.Get("price").Float()
 	if !ok {
 		return nil
 	}
 	pr := &sdk.Price{Current: cur, Currency: currency}
-	if cmp, ok := compareAt.Float(); ok {
+	if cmp, ok := v.Get("compare_at_price").Float(); ok {
 		pr.CompareAt = &cmp
 	}
 	return pr
 }
 
 func image(img sdk.Value) sdk.Image {
-	f := img.Fields("id", "src", "alt", "position", "width", "height", "variant_ids")
-	im := sdk.Image{ID: f[0].String(), URL: f[1].String(), AltText: nonEmpty(f[2].String())}
-	if n, ok := f[3].Float(); ok {
+	im := sdk.Image{ID: img.Get("id").String(), URL: img.Get("src").String(), AltText: nonEmpty(img.Get("alt").String())}
+	if n, ok := img.Get("position").Float(); ok {
 		im.Position = int(n)
 	}
-	if n, ok := f[4].Float(); ok {
+	if n, ok := img.Get("width").Float(); ok {
 		w := int(n)
 		im.Width = &w
 	}
-	if n, ok := f[5].Float(); ok {
+	if n, ok := img.Get("height").Float(); ok {
 		h := int(n)
 		im.Height = &h
 	}
-	for _, id := range f[6].Array() {
+	for _, id := range img.Get("variant_ids").Array() {
 		im.VariantIDs = append(im.VariantIDs, id.String())
 	}
 	return im

@@ -20,7 +20,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.2.0"
+const Version = "1.1.0"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
@@ -182,15 +182,16 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	products := d.JSON().Get("products").Array()
 	out := sdk.Page{Listings: make([]sdk.Listing, 0, len(products))}
 	for _, p := range products {
-		f := p.Fields("handle", "id", "title", "variants.0.price", "variants.0.compare_at_price", "images.0")
 		l := sdk.Listing{
-			URL:   base + "/products/" + f[0].String(),
-			ID:    f[1].String(),
-			Title: f[2].String(),
-			Price: price(f[3], f[4], ""),
+			URL:   base + "/products/" + p.Get("handle").String(),
+			ID:    p.Get("id").String(),
+			Title: p.Get("title").String(),
 		}
-		if f[5].Exists() {
-			l.Images = []sdk.Image{image(f[5])}
+		if vs := p.Get("variants").Array(); len(vs) > 0 {
+			l.Price = price(vs[0], "")
+		}
+		if imgs := p.Get("images").Array(); len(imgs) > 0 {
+			l.Images = []sdk.Image{image(imgs[0])}
 		}
 		out.Listings = append(out.Listings, l)
 	}

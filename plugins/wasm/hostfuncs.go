@@ -107,42 +107,6 @@ func handleList(m api.Module, st *callState, hs []document.Node, err error, out,
 	return st.result(m, out, uint64(uint32(capacity)), st.buf)
 }
 
-// appendRecord appends value h to st.buf as a record of value_fields and value_items
-// (ABI.md): its handle and kind, and for a number or a string what value_float and
-// value_string answer, so that reading a scalar needs no further crossing.
-func (st *callState) appendRecord(h document.Value) {
-	k := st.session.Kind(h)
-	st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
-	st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(k))
-	if k != document.Number && k != document.String {
-		return
-	}
-	f, ok := st.session.Float(h)
-	if !ok {
-		f = math.NaN()
-	}
-	str := st.session.String(h)
-	st.buf = binary.LittleEndian.AppendUint64(st.buf, math.Float64bits(f))
-	st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(str)))
-	st.buf = append(st.buf, str...)
-}
-
-// elemsAnswer answers value_elems and value_items, (value, out, cap) -> n: add appends
-// each element of the value to st.buf, which goes to the guest.
-func elemsAnswer(m api.Module, st *callState, s []uint64, add func(document.Value)) {
-	vs, err := st.session.Elems(document.Value(uint32(s[0])), st.values[:0], nil)
-	st.values = vs
-	if err != nil {
-		s[0] = st.fail(err)
-		return
-	}
-	st.buf = st.buf[:0]
-	for _, h := range vs {
-		add(h)
-	}
-	s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
-}
-
 // hostModuleName is the import module of the host functions.
 const hostModuleName = "stockroom"
 
@@ -282,30 +246,17 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		s[0] = api.EncodeF64(f)
 	})
 	def("value_elems", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
-		elemsAnswer(m, st, s, func(h document.Value) { st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h)) })
-	})
-	def("value_fields", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
-		v := document.Value(uint32(s[0]))
-		paths := read(m, s[1], s[2])
-		st.buf = st.buf[:0]
-		for len(paths) > 0 {
-			path := paths
-			if i := bytes.IndexByte(paths, '\n'); i >= 0 {
-				path, paths = paths[:i], paths[i+1:]
-			} else {
-				paths = nil
-			}
-			h, err := st.session.Get(v, string(path))
-			if err != nil {
-				s[0] = st.fail(err)
-				return
-			}
-			st.appendRecord(h)
+		vs, err := st.session.Elems(document.Value(uint32(s[0])), st.values[:0], nil)
+		st.values = vs
+		if err != nil {
+			s[0] = st.fail(err)
+			return
 		}
-		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
-	})
-	def("value_items", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
-		elemsAnswer(m, st, s, st.appendRecord)
+		st.buf = st.buf[:0]
+		for _, h := range vs {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
+		}
+		s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
 	})
 	def("value_keys", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		var keys []string

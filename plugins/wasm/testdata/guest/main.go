@@ -3,9 +3,7 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -61,21 +59,6 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		return &sdk.Product{Title: &t}, nil
 	case "missing":
 		return nil, sdk.NonProduct("nothing here")
-	case "fields":
-		// Values read together (Fields, Array: value_fields and value_items, ABI 1.2) read
-		// as the same values asked for one by one: the title says one, the SKU the other.
-		e := c.Page().JSONLD().Get("0")
-		paths := []string{"@type", "offers", "offers.price", "sale", "n", "nil", "absent", "tags"}
-		var one []sdk.Value
-		for _, p := range paths {
-			one = append(one, e.Get(p))
-		}
-		for i := range 3 {
-			one = append(one, e.Get("tags."+strconv.Itoa(i)))
-		}
-		together := append(e.Fields(paths...), e.Get("tags").Array()...)
-		a, b := describe(together), describe(one)
-		return &sdk.Product{Title: &a, SKU: &b}, nil
 	}
 	root := c.Page().HTML()
 	title := root.TextOf("//h1")
@@ -84,16 +67,6 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 	price, _ := c.Page().JSONLD().Get("0.offers.price").Float()
 	sku := c.Page().Header("X-Sku") + strings.Repeat("!", n) + body[:0]
 	return &sdk.Product{Title: &title, SKU: &sku, Price: &sdk.Price{Current: price}}, nil
-}
-
-// describe renders what each value answers.
-func describe(vs []sdk.Value) string {
-	var b strings.Builder
-	for _, v := range vs {
-		f, ok := v.Float()
-		fmt.Fprintf(&b, "%d %q %v %v %v %v|", v.Kind(), v.String(), f, ok, v.Bool(), v.Exists())
-	}
-	return b.String()
 }
 
 func init() { sdk.Serve(guest{}) }
