@@ -7,10 +7,10 @@ import (
 )
 
 // BenchRequests are what the search benchmarks ask, request i after request i-1: the
-// labelled set's queries in turn, each round in another variant (as labelled, under a
-// price ceiling that changes from round to round, in stock, with a colour and value
-// profile, without a colour), so that few requests repeat one another exactly and no
-// cache of whole answers could carry the figures.
+// labelled set's queries in turn, most of them with modifiers a client could add (a price
+// ceiling, "in stock", a colour refused, a colour and value profile), chosen and valued
+// from the request's number, so that most requests are unlike any other and no cache of
+// whole answers could carry the figures. About a quarter are asked as labelled.
 type BenchRequests struct{ cases []Case }
 
 // NewBenchRequests reads the labelled set.
@@ -27,21 +27,23 @@ var benchColors = []string{"black", "navy", "green", "grey", "red", "white", "br
 // Request returns request i.
 func (r *BenchRequests) Request(i int) search.Request {
 	c := r.cases[i%len(r.cases)]
-	round := i / len(r.cases)
-	color := benchColors[(i+round)%len(benchColors)]
 	req := search.Request{Query: c.Query, Profile: c.Profile}
-	switch round % 5 {
-	case 1:
-		req.Query += fmt.Sprintf(" under $%d", 30+5*(round/5%40))
-	case 2:
+	// A multiplicative hash spreads the modifiers over the rounds of the set.
+	h := uint32(i) * 2654435761
+	if h%3 == 0 { // a third: a ceiling from $30 to $220
+		req.Query += fmt.Sprintf(" under $%d", 30+10*(h>>8%20))
+	}
+	if h>>4%4 == 0 {
 		req.Query += " in stock"
-	case 3:
-		if req.Profile == nil {
-			value := []string{"budget", "premium"}[round/5%2]
-			req.Profile = map[string]any{"style": map[string]any{"color": color}, "purchase_behavior": map[string]any{"value": value}}
+	}
+	if h>>6%4 == 0 {
+		req.Query += " not " + benchColors[h>>12%uint32(len(benchColors))]
+	}
+	if h>>10%4 == 0 && req.Profile == nil {
+		req.Profile = map[string]any{
+			"style":             map[string]any{"color": benchColors[h>>16%uint32(len(benchColors))]},
+			"purchase_behavior": map[string]any{"value": []string{"budget", "premium"}[h>>20%2]},
 		}
-	case 4:
-		req.Query += " not " + color
 	}
 	return req
 }
