@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
+	"net"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -186,13 +187,20 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 	return out, nil
 }
 
+// sameVendor reports whether pageURL, in urlnorm.Page's form, is on the vendor's host.
+// Page has already made the host canonical (as urlnorm.Host does), so only a port is left
+// to drop: no second parse for every listing.
 func sameVendor(pageURL, vendor string) bool {
-	u, err := url.Parse(pageURL)
-	if err != nil {
+	_, rest, ok := strings.Cut(pageURL, "://")
+	if !ok {
 		return false
 	}
-	host, err := urlnorm.Host(u.Host)
-	return err == nil && host == vendor
+	authority, _, _ := strings.Cut(rest, "/")
+	authority, _, _ = strings.Cut(authority, "?")
+	if host, _, err := net.SplitHostPort(authority); err == nil {
+		authority = host
+	}
+	return authority == vendor
 }
 
 func count(c adapter.Collection) int {
