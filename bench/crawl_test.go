@@ -382,13 +382,11 @@ func benchColly(b *testing.B, opts demostore.Options) {
 	for i := 0; i < b.N; i++ {
 		store := launch(b, opts)
 		requests0 := store.requests(b)
-		var before, after syscall.Rusage
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+		cpu0 := selfCPU()
 		start := time.Now()
 		listings := collyCrawl(b, store)
 		wall := time.Since(start)
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-		cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+		cpu := selfCPU() - cpu0
 		r := run{wall: wall, pages: store.requests(b) - requests0 - 1, cpu: cpu, peakRSS: vmHWM("self"), listings: listings}
 		if listings != store.products {
 			b.Errorf("colly found %d listings, the store has %d", listings, store.products)

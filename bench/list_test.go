@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,8 +46,12 @@ func BenchmarkListPage(b *testing.B) {
 		b.Run(string(c.kind), func(b *testing.B) {
 			set.Fetcher = &savedPages{pages: map[string]*adapter.Document{}}
 			collection := fleet.Get(c.kind).URL(c.collection)
+			// The first call fetches the page; the loop lists it from memory.
+			if _, err := set.List(ctx, c.platform, collection, ""); err != nil {
+				b.Fatal(err)
+			}
 			var listings int
-			cpu0 := processCPUSelf(b)
+			cpu0 := selfCPU()
 			for b.Loop() {
 				page, err := set.List(ctx, c.platform, collection, "")
 				if err != nil {
@@ -57,18 +62,17 @@ func BenchmarkListPage(b *testing.B) {
 			if listings == 0 {
 				b.Fatalf("no listings on %s", collection)
 			}
-			b.ReportMetric(float64(processCPUSelf(b)-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
+			b.ReportMetric(float64(selfCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(float64(listings), "listings/page")
 		})
 	}
 }
 
-func processCPUSelf(b *testing.B) time.Duration {
-	t, err := processCPU(os.Getpid(), false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return t
+// selfCPU is this process's user and system time, to the microsecond.
+func selfCPU() time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // builtinAdapters loads the built-in adapters as the server does.
