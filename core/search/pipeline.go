@@ -263,6 +263,10 @@ func (p *Pipeline) refresh(ctx context.Context) {
 // those are fewer than the pool, products matching any query word or close in spelling.
 func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate, error) {
 	lo, hi := pl.priceBounds()
+	if lo != nil && hi != nil && *lo > *hi {
+		// "over $100 under $70": no price meets both, and both are hard.
+		return nil, nil
+	}
 	base := CandidateQuery{
 		MinPrice: lo, MaxPrice: hi,
 		InStock:     pl.u.InStock || pl.prefs.inStockOnly || pl.filters.IsAvailable != nil && *pl.filters.IsAvailable,

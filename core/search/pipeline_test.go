@@ -91,3 +91,15 @@ func TestPreloadReadsTheVocabularyBeforeTheFirstSearch(t *testing.T) {
 		t.Errorf("vocabulary read %d times, want once", store.loads)
 	}
 }
+
+func TestBoundsNoPriceMeetsAskNothing(t *testing.T) {
+	store := &recordingStore{vocab: testVocabulary}
+	p := NewPipeline(store, nil, nil, nil, PipelineOptions{})
+	out, err := p.Search(context.Background(), Query{Request: Request{Query: "boots over $100 under $70"}, Mini: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Hits) != 0 || len(store.queries) != 0 {
+		t.Errorf("hits %v after %d retrievals; want none of either", out.Hits, len(store.queries))
+	}
+}
