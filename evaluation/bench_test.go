@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/search"
@@ -76,14 +78,14 @@ func BenchmarkSearch100k(b *testing.B) {
 	}
 
 	b.Run("mini-20-clients", func(b *testing.B) {
-		concurrently(b, 20, func(i int) error {
+		concurrently(b, pool, 20, func(i int) error {
 			_, _, err := svc.Mini(ctx, org.ID, reqs.Request(i))
 			return err
 		})
 	})
 	// The same without credits and product loading: the engine's own share.
 	b.Run("mini-engine-only-20-clients", func(b *testing.B) {
-		concurrently(b, 20, func(i int) error {
+		concurrently(b, pool, 20, func(i int) error {
 			_, err := pipeline.Search(ctx, search.Query{Request: reqs.Request(i), Mini: true})
 			return err
 		})
@@ -118,8 +120,11 @@ func BenchmarkSearch100k(b *testing.B) {
 	})
 }
 
-// concurrently runs fn b.N times from clients goroutines and reports latency percentiles.
-func concurrently(b *testing.B, clients int, fn func(i int) error) {
+// concurrently runs fn b.N times from clients goroutines and reports latency percentiles
+// and the CPU time per call of this process and of Postgres.
+func concurrently(b *testing.B, pool *pgxpool.Pool, clients int, fn func(i int) error) {
+	ctx := context.Background()
+	self0, pg0, pgOK := cpuSpent(ctx, pool)
 	latencies := make([]time.Duration, b.N)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -152,6 +157,13 @@ func concurrently(b *testing.B, clients int, fn func(i int) error) {
 	p50, p99 := percentiles(latencies)
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+	self1, pg1, ok := cpuSpent(ctx, pool)
+	perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(perOp(self1-self0), "go-cpu-ms/op")
+	if pgOK && ok {
+		// Backends the pool opened during the run count from zero, as they should.
+		b.ReportMetric(perOp(pg1-pg0), "pg-cpu-ms/op")
+	}
 }
 
 func percentiles(d []time.Duration) (p50, p99 time.Duration) {
