@@ -19,10 +19,10 @@ import (
 // JSON kept from storage, floats at both ends of the plain/exponent switch, HTML-sensitive
 // and invalid UTF-8 text, nil slices and maps, times.
 func TestResponsesRenderAsEncodingJSONWould(t *testing.T) {
-	width, alt, compareAt := 800, `<b>"Red" & blue</b>`, 1e21
+	compareAt := 1e21
 	listings := []catalog.Listing{
 		{ID: "a", Vendor: "shop.example", URL: "https://shop.example/p?a=1&b=<2>", Name: "Tee \u2028 \xff café",
-			Images:    []catalog.Image{{ID: "1", URL: "https://cdn.example/1.jpg", Width: &width, Position: 1, Alt: &alt}},
+			Images:    json.RawMessage(`[{"id": "1", "url": "https://cdn.example/1.jpg?a=1&b=<2>", "width": 800, "height": null, "alt_text": "<b>\"Red\" & blue</b>", "position": 1}]`),
 			Price:     &catalog.Price{Currency: "EUR", Current: 19.99, CompareAt: &compareAt},
 			FirstSeen: time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.UTC), LastUpdated: time.Date(2026, 11, 23, 0, 0, 0, 0, time.FixedZone("x", 3600))},
 		{ID: "b", Vendor: "shop.example", URL: "https://shop.example/q", Price: &catalog.Price{Current: 0.000001}},

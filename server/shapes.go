@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/stockroom/stockroom/core/catalog"
@@ -119,12 +120,14 @@ type listingItem struct {
 	ID          string          `json:"id"`
 	URL         string          `json:"url"`
 	Name        *string         `json:"name"`
-	Images      []catalog.Image `json:"images"`
+	Images      json.RawMessage `json:"images"`
 	Price       *listingPrice   `json:"price"`
 	Vendor      string          `json:"vendor"`
 	FirstSeen   string          `json:"first_seen_by_service"`
 	LastUpdated string          `json:"last_updated_by_service"`
 }
+
+var emptyJSONArray = json.RawMessage("[]")
 
 // listingItems renders a page of listings. Names and currencies point into the listings
 // and the prices share one backing array, so a page costs a few allocations, not a few per
@@ -139,8 +142,8 @@ func listingItems(listings []catalog.Listing) []listingItem {
 			ID: l.ID, URL: l.URL, Name: pointerIfSet(&l.Name), Images: l.Images, Vendor: l.Vendor,
 			FirstSeen: timestamp(l.FirstSeen), LastUpdated: timestamp(l.LastUpdated),
 		}
-		if item.Images == nil {
-			item.Images = []catalog.Image{}
+		if len(item.Images) == 0 {
+			item.Images = emptyJSONArray
 		}
 		if l.Price != nil {
 			prices[i] = listingPrice{pointerIfSet(&l.Price.Currency), l.Price.Current, l.Price.CompareAt}

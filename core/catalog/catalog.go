@@ -4,6 +4,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/stockroom/stockroom/core/page"
@@ -49,11 +50,14 @@ type Price struct {
 
 // Listing is a product as a collection page lists it.
 type Listing struct {
-	ID          string
-	Vendor      string
-	URL         string
-	Name        string
-	Images      []Image
+	ID     string
+	Vendor string
+	URL    string
+	Name   string
+	// Images is a JSON array of Image, as stored. Listings are read far more often than
+	// written and nothing looks inside their pictures on the way out, so pages of listings
+	// pass it through instead of decoding and encoding every picture.
+	Images      json.RawMessage
 	Price       *Price
 	FirstSeen   time.Time
 	LastUpdated time.Time

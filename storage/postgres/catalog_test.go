@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -57,8 +58,11 @@ func TestUpsertListingsKeepsOrdinalsCountsAndLinks(t *testing.T) {
 	if got := describe(all); total != 3 || got != "BOOT 79.9 EUR first 0h updated 0h, CLOG 17.5 EUR first 0h updated 1h, SANDAL 25 EUR first 1h updated 1h" {
 		t.Errorf("vendor listings (%d): %s", total, got)
 	}
-	if len(all) > 0 && (len(all[0].Images) != 1 || *all[0].Images[0].Width != 640) {
-		t.Errorf("images not kept: %+v", all[0].Images)
+	if len(all) > 0 {
+		var images []catalog.Image
+		if err := json.Unmarshal(all[0].Images, &images); err != nil || len(images) != 1 || *images[0].Width != 640 {
+			t.Errorf("images not kept: %s (%v)", all[0].Images, err)
+		}
 	}
 	for _, c := range []struct {
 		url  string
