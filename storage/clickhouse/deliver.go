@@ -8,65 +8,45 @@ import (
 	"github.com/stockroom/stockroom/core/usage"
 )
 
-// collect turns queued events into batches: at BatchSize events, every FlushInterval, and
-// once more on Close. It never waits on ClickHouse: a batch the delivery loop cannot take
-// at once goes to the spool.
+// collect turns waiting events into batches: when BatchSize of them wait, every
+// FlushInterval, and once more on Close. It never waits on ClickHouse: a batch the delivery
+// loop cannot take at once goes to the spool.
 func (r *Recorder) collect() {
 	defer close(r.batches)
 	tick := time.NewTicker(r.opts.FlushInterval)
 	defer tick.Stop()
-	pending := make([]usage.Event, 0, r.opts.BatchSize)
 	for {
 		select {
-		case e := <-r.events:
-			pending = append(pending, e)
-			if len(pending) >= r.opts.BatchSize {
-				r.hand(pending, false)
-				pending = make([]usage.Event, 0, r.opts.BatchSize)
-			}
+		case <-r.full:
+			r.hand(r.take(true), false)
 		case <-tick.C:
-			r.hand(pending, false)
-			pending = make([]usage.Event, 0, r.opts.BatchSize)
-			r.hand(r.takeOverflow(), false)
+			r.hand(r.take(false), false)
 		case <-r.stop:
-			// Close holds no Record in flight any more: what is in the queue is all there is.
-			for {
-				select {
-				case e := <-r.events:
-					pending = append(pending, e)
-					continue
-				default:
-				}
-				break
-			}
-			r.hand(pending, true)
-			r.hand(r.takeOverflow(), true)
+			// Close has set closed under the lock: this take holds every accepted event.
+			r.hand(r.take(false), true)
 			return
 		}
 	}
 }
 
-func (r *Recorder) takeOverflow() []usage.Event {
-	r.overflowMu.Lock()
-	defer r.overflowMu.Unlock()
-	taken := r.overflow
-	r.overflow = nil
-	return taken
-}
-
-// hand passes events, as batches, to the delivery loop. Unless wait is set (on Close, when
-// the loop is there to drain), a batch the loop cannot take at once is spooled instead.
+// hand passes events, in batches of at most BatchSize, to the delivery loop. Unless wait is
+// set (on Close, when the loop is there to drain), a batch the loop cannot take at once is
+// spooled instead.
 func (r *Recorder) hand(events []usage.Event, wait bool) {
-	for _, b := range batchesByDay(events) {
-		if wait {
-			r.batches <- b
-			continue
+	for len(events) > 0 {
+		n := min(len(events), r.opts.BatchSize)
+		for _, b := range batchesByDay(events[:n]) {
+			if wait {
+				r.batches <- b
+				continue
+			}
+			select {
+			case r.batches <- b:
+			default:
+				r.spoolBatch(b)
+			}
 		}
-		select {
-		case r.batches <- b:
-		default:
-			r.spoolBatch(b)
-		}
+		events = events[n:]
 	}
 }
 

@@ -27,9 +27,8 @@ type RecorderOptions struct {
 	BatchSize int
 	// FlushInterval is the longest an event waits in memory. Default (zero): 1s.
 	FlushInterval time.Duration
-	// QueueSize is the capacity of the in-memory queue in front of the batcher. An event
-	// that finds it full waits in a small overflow buffer (up to BatchSize events) that is
-	// spooled on the next flush; beyond that it is dropped. Default (zero): 4 × BatchSize.
+	// QueueSize is the most events held in memory before the batcher takes them; an event
+	// that finds it full is dropped and counted. Default (zero): 4 × BatchSize.
 	QueueSize int
 	// InsertTimeout bounds one insert or look-up. Default (zero): 10s.
 	InsertTimeout time.Duration
@@ -86,22 +85,22 @@ type Recorder struct {
 	spool  *spool
 	logger *slog.Logger
 
-	events  chan usage.Event // Record -> collector
-	batches chan *batch      // collector -> delivery loop
-	stop    chan struct{}    // closed by Close: flush and finish
-	done    chan struct{}    // closed when the delivery loop has finished
+	batches chan *batch   // collector -> delivery loop
+	full    chan struct{} // Record -> collector: another BatchSize events are waiting
+	stop    chan struct{} // closed by Close: flush and finish
+	done    chan struct{} // closed when the delivery loop has finished
 	// ctx is cancelled when Close's context ends, aborting in-flight inserts (whose batches
 	// are then spooled).
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	// closeMu makes Close wait for in-flight Record calls, so that no event is left in the
-	// queue after the collector's last look at it.
-	closeMu sync.RWMutex
+	// mu guards the events waiting for the collector, and closed: Record appends under it
+	// and wakes nobody, so metering a call costs a lock and an append, not a goroutine
+	// hand-off (which showed in request latency at low load). Once Close has set closed,
+	// the collector's last take holds every accepted event.
+	mu      sync.Mutex
+	waiting []usage.Event
 	closed  bool
-
-	overflowMu sync.Mutex
-	overflow   []usage.Event
 
 	queued    atomic.Int64 // accepted, not yet inserted, spooled or dropped
 	delivered atomic.Int64
@@ -134,8 +133,9 @@ func newRecorder(s sink, opts RecorderOptions) (*Recorder, error) {
 		sink:    s,
 		spool:   sp,
 		logger:  opts.Logger,
-		events:  make(chan usage.Event, opts.QueueSize),
+		waiting: make([]usage.Event, 0, opts.BatchSize),
 		batches: make(chan *batch, 2),
+		full:    make(chan struct{}, 1),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 		ctx:     ctx,
@@ -149,32 +149,45 @@ func newRecorder(s sink, opts RecorderOptions) (*Recorder, error) {
 	return r, nil
 }
 
-// Record queues e and returns at once. When the queue is full the event waits in the
-// overflow buffer, which the next flush spools; when that is full too, it is dropped and
-// counted.
+// Record queues e and returns at once. When QueueSize events are already waiting, e is
+// dropped and counted.
 func (r *Recorder) Record(e usage.Event) {
-	r.closeMu.RLock()
-	defer r.closeMu.RUnlock()
-	if r.closed {
-		r.drop(1, "recorder closed")
+	r.mu.Lock()
+	if r.closed || len(r.waiting) >= r.opts.QueueSize {
+		closed := r.closed
+		r.mu.Unlock()
+		if closed {
+			r.drop(1, "recorder closed")
+		} else {
+			r.drop(1, "queue full")
+		}
 		return
 	}
-	select {
-	case r.events <- e:
-		r.queued.Add(1)
-		return
-	default:
+	r.waiting = append(r.waiting, e)
+	n := len(r.waiting)
+	r.mu.Unlock()
+	r.queued.Add(1)
+	if n%r.opts.BatchSize == 0 {
+		select {
+		case r.full <- struct{}{}:
+		default: // the collector has a wake-up pending already
+		}
 	}
-	r.overflowMu.Lock()
-	full := len(r.overflow) >= r.opts.BatchSize
-	if !full {
-		r.overflow = append(r.overflow, e)
-		r.queued.Add(1)
+}
+
+// take hands waiting events to the collector: all of them, or with whole set, only whole
+// batches, the rest waiting for the next batch's worth or the next flush. Batches then
+// keep BatchSize events, which is what ClickHouse wants, however late the collector wakes.
+func (r *Recorder) take(whole bool) []usage.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.waiting)
+	if whole {
+		n -= n % r.opts.BatchSize
 	}
-	r.overflowMu.Unlock()
-	if full {
-		r.drop(1, "queue and overflow full")
-	}
+	taken := r.waiting[:n]
+	r.waiting = append(make([]usage.Event, 0, r.opts.BatchSize), r.waiting[n:]...)
+	return taken
 }
 
 // Close flushes what is queued and waits for it to be inserted or spooled. When ctx ends
@@ -182,14 +195,14 @@ func (r *Recorder) Record(e usage.Event) {
 // fact inserted is recognised when the spool is delivered). Events recorded after Close
 // are dropped.
 func (r *Recorder) Close(ctx context.Context) error {
-	r.closeMu.Lock()
+	r.mu.Lock()
 	if r.closed {
-		r.closeMu.Unlock()
+		r.mu.Unlock()
 		<-r.done
 		return nil
 	}
 	r.closed = true
-	r.closeMu.Unlock()
+	r.mu.Unlock()
 
 	stopAbort := context.AfterFunc(ctx, r.cancel)
 	defer stopAbort()
@@ -211,7 +224,7 @@ func (r *Recorder) Close(ctx context.Context) error {
 // Stats is a snapshot of the recorder, for /healthz and logs. Counters are events unless
 // named otherwise.
 type Stats struct {
-	// Queued events are in memory: in the queue, the overflow buffer or a batch in flight.
+	// Queued events are in memory: waiting for the batcher or in a batch in flight.
 	Queued int64 `json:"queued"`
 	// SpooledBatches, SpooledEvents and SpooledBytes describe the on-disk spool.
 	SpooledBatches int   `json:"spooled_batches"`
@@ -219,8 +232,8 @@ type Stats struct {
 	SpooledBytes   int64 `json:"spooled_bytes"`
 	// Delivered events are in ClickHouse (since this recorder started).
 	Delivered int64 `json:"delivered"`
-	// Dropped events are lost: the spool was full, the queue and overflow were full, or
-	// they were recorded after Close.
+	// Dropped events are lost: the spool was full, the queue was full, or they were
+	// recorded after Close.
 	Dropped int64 `json:"dropped"`
 	// QuarantinedFiles are spool files set aside as unreadable (see <SpoolDir>/quarantine).
 	QuarantinedFiles int64 `json:"quarantined_files"`
