@@ -3,8 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"time"
 
 	gojson "github.com/goccy/go-json"

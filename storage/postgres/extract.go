@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -98,7 +99,9 @@ func (s *ExtractStore) Products(ctx context.Context, ids []string) (map[string]*
 	var data []byte
 	_, err = pgx.ForEachRow(rows, []any{&id, &vendor, &updated, &data}, func() error {
 		p := &product.Product{}
-		if err := json.Unmarshal(data, p); err != nil {
+		// go-json: a search decodes its ten results here, and encoding/json was a fifth
+		// of the mini search's Go CPU.
+		if err := gojson.Unmarshal(data, p); err != nil {
 			return fmt.Errorf("product %s: %w", id, err)
 		}
 		p.ID = id

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -165,14 +166,15 @@ func candidateFilters(q search.CandidateQuery, arg func(any) string) (where []st
 	return where, needsVendor
 }
 
-// jsonStrings reads the strings of a JSON array; other values are skipped.
+// jsonStrings reads the strings of a JSON array; other values are skipped. go-json, because
+// every search decodes the tags and option values of each of its candidates.
 func jsonStrings(raw []byte) []string {
 	var strs []string
-	if json.Unmarshal(raw, &strs) == nil {
+	if gojson.Unmarshal(raw, &strs) == nil {
 		return strs
 	}
 	var xs []any
-	if json.Unmarshal(raw, &xs) != nil {
+	if gojson.Unmarshal(raw, &xs) != nil {
 		return nil
 	}
 	out := make([]string, 0, len(xs))
