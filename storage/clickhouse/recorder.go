@@ -96,8 +96,8 @@ type Recorder struct {
 
 	// mu guards the events waiting for the collector, and closed: Record appends under it
 	// and wakes nobody, so metering a call costs a lock and an append, not a goroutine
-	// hand-off (which showed in request latency at low load). Once Close has set closed,
-	// the collector's last take holds every accepted event.
+	// hand-off per call. Once Close has set closed, the collector's last take holds every
+	// accepted event.
 	mu      sync.Mutex
 	waiting []usage.Event
 	closed  bool
