@@ -127,8 +127,6 @@ type listingItem struct {
 	LastUpdated string          `json:"last_updated_by_service"`
 }
 
-var emptyJSONArray = json.RawMessage("[]")
-
 // listingItems renders a page of listings. Names and currencies point into the listings
 // and the prices share one backing array, so a page costs a few allocations, not a few per
 // listing: listings pages are the API's busiest responses.
@@ -143,7 +141,7 @@ func listingItems(listings []catalog.Listing) []listingItem {
 			FirstSeen: timestamp(l.FirstSeen), LastUpdated: timestamp(l.LastUpdated),
 		}
 		if len(item.Images) == 0 {
-			item.Images = emptyJSONArray
+			item.Images = json.RawMessage("[]")
 		}
 		if l.Price != nil {
 			prices[i] = listingPrice{pointerIfSet(&l.Price.Currency), l.Price.Current, l.Price.CompareAt}
