@@ -10,4 +10,6 @@ import (
 )
 
 // cpuSpent is measured on Linux only (cpu_linux_test.go).
-func cpuSpent(context.Context, *pgxpool.Pool) (self, postgres time.Duration, ok bool) { return 0, 0, false }
+func cpuSpent(context.Context, *pgxpool.Pool) (self, postgres time.Duration, ok bool) {
+	return 0, 0, false
+}
