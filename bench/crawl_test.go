@@ -266,71 +266,29 @@ func (s *server) get(path string) map[string]any            { return s.request("
 
 // cpu is the process's user and system time so far.
 func (s *server) cpu() time.Duration {
-	t, err := processCPU(s.cmd.Process.Pid, false)
+	st, err := storagetest.ReadProcStat(s.cmd.Process.Pid)
 	if err != nil {
 		s.b.Fatal(err)
 	}
-	return t
+	return st.CPU
 }
 
 // dbCPU is the CPU time of the Postgres server so far: the postmaster, the processes it
 // has reaped and those still running (backends, autovacuum, WAL writer...). Nothing but
 // the crawl uses that server while it runs.
 func (s *server) dbCPU() time.Duration {
-	total, err := processCPU(s.dbPID, true)
-	if err != nil {
-		s.b.Fatal(err)
+	procs := storagetest.LiveProcesses()
+	pm, ok := procs[s.dbPID]
+	if !ok {
+		s.b.Fatalf("postmaster %d is not running", s.dbPID)
 	}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || parentOf(pid) != s.dbPID {
-			continue
-		}
-		if t, err := processCPU(pid, false); err == nil {
-			total += t
+	total := pm.CPU + pm.ChildrenCPU
+	for _, st := range procs {
+		if st.Parent == s.dbPID {
+			total += st.CPU
 		}
 	}
 	return total
-}
-
-// statFields are the fields of /proc/PID/stat after the command name, which is in
-// parentheses and may hold spaces: [0] is the state, [1] the parent, [11] utime...
-func statFields(pid int) ([]string, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return nil, err
-	}
-	return strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:])), nil
-}
-
-func parentOf(pid int) int {
-	f, err := statFields(pid)
-	if err != nil {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	return ppid
-}
-
-// processCPU is a process's user and system time, with its reaped children's when
-// children is set.
-func processCPU(pid int, children bool) (time.Duration, error) {
-	f, err := statFields(pid)
-	if err != nil {
-		return 0, err
-	}
-	last := 12 // utime, stime
-	if children {
-		last = 14 // and cutime, cstime
-	}
-	var ticks int64
-	for _, v := range f[11 : last+1] {
-		n, _ := strconv.ParseInt(v, 10, 64)
-		ticks += n
-	}
-	const ticksPerSecond = 100 // USER_HZ on Linux
-	return time.Duration(ticks) * time.Second / ticksPerSecond, nil
 }
 
 // postmaster returns the pid of the Postgres server behind dbURL, from its data folder.
@@ -382,11 +340,11 @@ func benchColly(b *testing.B, opts demostore.Options) {
 	for i := 0; i < b.N; i++ {
 		store := launch(b, opts)
 		requests0 := store.requests(b)
-		cpu0 := selfCPU()
+		cpu0 := storagetest.ProcessCPU()
 		start := time.Now()
 		listings := collyCrawl(b, store)
 		wall := time.Since(start)
-		cpu := selfCPU() - cpu0
+		cpu := storagetest.ProcessCPU() - cpu0
 		r := run{wall: wall, pages: store.requests(b) - requests0 - 1, cpu: cpu, peakRSS: vmHWM("self"), listings: listings}
 		if listings != store.products {
 			b.Errorf("colly found %d listings, the store has %d", listings, store.products)

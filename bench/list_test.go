@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
+	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
 // BenchmarkListPage is the adapters' share of one crawl page: a collection page of each
@@ -51,7 +51,7 @@ func BenchmarkListPage(b *testing.B) {
 				b.Fatal(err)
 			}
 			var listings int
-			cpu0 := selfCPU()
+			cpu0 := storagetest.ProcessCPU()
 			for b.Loop() {
 				page, err := set.List(ctx, c.platform, collection, "")
 				if err != nil {
@@ -62,17 +62,10 @@ func BenchmarkListPage(b *testing.B) {
 			if listings == 0 {
 				b.Fatalf("no listings on %s", collection)
 			}
-			b.ReportMetric(float64(selfCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
+			b.ReportMetric(float64(storagetest.ProcessCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(float64(listings), "listings/page")
 		})
 	}
-}
-
-// selfCPU is this process's user and system time, to the microsecond.
-func selfCPU() time.Duration {
-	var u syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // builtinAdapters loads the built-in adapters as the server does.

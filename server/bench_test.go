@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -114,7 +113,7 @@ func BenchmarkAPI(b *testing.B) {
 		return func(b *testing.B) {
 			lat := newLatencies(b.N)
 			b.SetParallelism(8)
-			cpu := processCPU()
+			cpu := storagetest.ProcessCPU()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -124,7 +123,7 @@ func BenchmarkAPI(b *testing.B) {
 			b.StopTimer()
 			// CPU per request of this process (server and load generator alike) stays
 			// comparable when other work shares the machine; req/s does not.
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/float64(b.N), "cpu-us/req")
+			b.ReportMetric(float64((storagetest.ProcessCPU()-cpu).Microseconds())/float64(b.N), "cpu-us/req")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 			b.ReportMetric(lat.quantile(0.99).Seconds()*1000, "p99-ms")
 		}
@@ -178,15 +177,6 @@ func get(b *testing.B, client *http.Client, url, key string) time.Duration {
 		b.Errorf("%s: %d", url, resp.StatusCode)
 	}
 	return time.Since(start)
-}
-
-// processCPU is the user and system CPU time this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 type latencies struct {

@@ -2,14 +2,11 @@ package main
 
 import (
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
 // benchExtractURLs is the size of the benchmark's extraction: the most one request takes.
@@ -70,9 +67,9 @@ func benchExtract(b *testing.B, fresh bool) {
 	var cpu, dbCPU time.Duration
 	b.ResetTimer()
 	for n := range b.N {
-		before, dbBefore := cpuTime(b), descendantsCPU()
+		before, dbBefore := storagetest.ProcessCPU(), descendantsCPU()
 		extract(urls[n%requests])
-		cpu += cpuTime(b) - before
+		cpu += storagetest.ProcessCPU() - before
 		dbCPU += descendantsCPU() - dbBefore
 	}
 	b.StopTimer()
@@ -87,47 +84,19 @@ func benchExtract(b *testing.B, fresh bool) {
 	b.ReportMetric(0, "ns/op") // one op is a whole 1,000-URL request: urls/s says it better
 }
 
-// cpuTime is the user and system CPU this process has used so far.
-func cpuTime(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // descendantsCPU is the user and system CPU used so far by the live descendants of this
-// process (from /proc; 0 where there is none), at the kernel's 100 ticks per second.
+// process (0 where /proc does not exist).
 func descendantsCPU() time.Duration {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	parent := map[int]int{}
-	ticks := map[int]int64{}
-	for _, path := range stats {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			continue // exited meanwhile
-		}
-		line := string(raw)
-		// pid (comm) state ppid ... utime(14) stime(15): comm may hold spaces.
-		fields := strings.Fields(line[strings.LastIndexByte(line, ')')+1:])
-		if len(fields) < 13 {
-			continue
-		}
-		pid, _ := strconv.Atoi(strings.Fields(line)[0])
-		parent[pid], _ = strconv.Atoi(fields[1])
-		user, _ := strconv.ParseInt(fields[11], 10, 64)
-		sys, _ := strconv.ParseInt(fields[12], 10, 64)
-		ticks[pid] = user + sys
-	}
+	procs := storagetest.LiveProcesses()
 	self := os.Getpid()
-	var total int64
-	for pid, t := range ticks {
-		for p := parent[pid]; p > 1; p = parent[p] {
+	var total time.Duration
+	for _, st := range procs {
+		for p := st.Parent; p > 1; p = procs[p].Parent {
 			if p == self {
-				total += t
+				total += st.CPU
 				break
 			}
 		}
 	}
-	return time.Duration(total) * time.Second / 100
+	return total
 }
