@@ -2,17 +2,19 @@ package sdk
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 )
 
 // Call is one round of an operation: the request and the documents the host fetched.
 type Call struct {
-	op     string
-	url    string
-	cursor string
-	round  int
-	docs   []*Doc
-	need   []string
+	op      string
+	url     string
+	cursor  string
+	round   int
+	docs    []*Doc
+	need    []string
+	splices []splice
 }
 
 // Op is the operation: "detect", "discover", "list" or "extract".
@@ -66,6 +68,29 @@ func (c *Call) Need(rawURL string) *Doc {
 	return nil
 }
 
+// Splice makes the JSON value v the member of the answer named member, in place of the Go
+// value of that name: "listings" in a List; "product.images", "product.options",
+// "product.variants", "product.description" or "product.description_html" in an Extract.
+// v is usually built by Value.Shape in the member's wire form (ABI.md): the host already
+// holds it, so a long list or a large description reaches the answer without crossing
+// into the guest at all. The host checks it like any answer. A missing v leaves the member
+// out. ABI 1.2.
+func (c *Call) Splice(member string, v Value) {
+	for i := range c.splices {
+		if c.splices[i].member == member {
+			c.splices[i].v = v
+			return
+		}
+	}
+	c.splices = append(c.splices, splice{member, v})
+}
+
+// splice is a member of the answer given as a value.
+type splice struct {
+	member string
+	v      Value
+}
+
 // Resolve returns ref resolved against the call's URL ("/products/x.json" becomes
 // "https://shop/products/x.json"), or "" when either does not parse.
 func (c *Call) Resolve(ref string) string {
@@ -90,12 +115,14 @@ type Doc struct {
 	// Status is the HTTP status, 0 when the fetch failed (Err says why).
 	Status int
 	Err    string
-	// header holds the headers in a native build; hdr is the request's header object in a
-	// guest, read on demand.
-	header map[string][]string
-	hdr    Value
-	index  int
-	b      backend
+	// header holds the headers in a native build; in a guest, they are read on demand
+	// from the request, req, into hdr.
+	header  map[string][]string
+	req     Value
+	hdr     Value
+	hdrRead bool
+	index   int
+	b       backend
 }
 
 // OK reports whether the document was fetched with a 2xx status.
@@ -110,21 +137,29 @@ func (d *Doc) Header(name string) string {
 		}
 		return ""
 	}
-	return d.hdr.Get(escapePath(name) + ".0").String()
+	return d.headerValue().Get(escapePath(name) + ".0").String()
 }
 
 // Headers returns the response headers, keys in lower case.
 func (d *Doc) Headers() map[string][]string {
-	if d.header == nil && d.hdr.Exists() {
+	if hdr := d.headerValue(); d.header == nil && hdr.Exists() {
 		d.header = map[string][]string{}
-		vals := d.hdr.Array()
-		for i, k := range d.hdr.Keys() {
+		vals := hdr.Array()
+		for i, k := range hdr.Keys() {
 			for _, v := range vals[i].Array() {
 				d.header[k] = append(d.header[k], v.String())
 			}
 		}
 	}
 	return d.header
+}
+
+// headerValue is the request's header object of the document, in a guest.
+func (d *Doc) headerValue() Value {
+	if !d.hdrRead && d.req.Exists() {
+		d.hdr, d.hdrRead = d.req.Get("docs."+strconv.Itoa(d.index)+".header"), true
+	}
+	return d.hdr
 }
 
 // escapePath escapes the characters gjson paths treat specially.

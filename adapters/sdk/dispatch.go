@@ -25,6 +25,10 @@ type backend interface {
 	float(v uint32) float64
 	elems(v uint32) []uint32
 	keys(v uint32) []string
+	// strs returns the String of the value at each path under v (ABI 1.2).
+	strs(v uint32, paths []string) []string
+	// shape evaluates a template over v (ABI 1.2).
+	shape(v uint32, template string, vars []uint32) uint32
 }
 
 // parseKind and nodeWhat are ABI values: see ABI.md, doc_parse and node_string.
@@ -96,6 +100,8 @@ type wireResponse struct {
 	Product     *Product     `json:"product,omitempty"`
 	Outcome     string       `json:"outcome,omitempty"`
 	Message     string       `json:"message,omitempty"`
+	// splices are members given as JSON (Call.Splice), written in place of the fields.
+	splices []splice
 }
 
 func newCall(req *wireRequest, b backend) *Call {
@@ -162,5 +168,6 @@ func dispatch(a Adapter, c *Call) (resp wireResponse, err error) {
 		resp.Outcome, resp.Message, err = oe.Outcome, oe.Message, nil
 	}
 	resp.Fetch = c.need
+	resp.splices = c.splices
 	return resp, err
 }

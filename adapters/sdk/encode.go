@@ -352,3 +352,11 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 	e.close('}')
 	return e.b
 }
+
+// Quote returns s as a JSON string literal: how data (an option's name, a base URL) goes
+// into a Shape template.
+func Quote(s string) string {
+	e := enc{}
+	e.str(s)
+	return string(e.b)
+}

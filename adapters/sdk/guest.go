@@ -5,6 +5,8 @@ package sdk
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -53,20 +55,31 @@ func handle(req Value) (out []byte, ok bool) {
 	if served == nil {
 		return []byte("sdk.Serve was not called from init"), false
 	}
-	c := &Call{op: req.Get("op").String(), url: req.Get("url").String(), cursor: req.Get("cursor").String()}
-	if n, ok := req.Get("round").Float(); ok {
-		c.round = int(n)
-	}
-	for i, d := range req.Get("docs").Array() {
-		status, _ := d.Get("status").Float()
-		c.docs = append(c.docs, &Doc{
-			URL: d.Get("url").String(), FinalURL: d.Get("final_url").String(), Status: int(status),
-			Err: d.Get("err").String(), hdr: d.Get("header"), index: i, b: guest{},
-		})
+	// The request's fields cross in two host calls, the documents' headers only when
+	// read: a call's fixed cost is paid on every round of every page.
+	top := req.Strings("op", "url", "cursor", "round", "docs.#")
+	c := &Call{op: top[0], url: top[1], cursor: top[2]}
+	c.round, _ = strconv.Atoi(top[3])
+	if n, _ := strconv.Atoi(top[4]); n > 0 {
+		paths := make([]string, 0, 4*n)
+		for i := 0; i < n; i++ {
+			p := "docs." + strconv.Itoa(i) + "."
+			paths = append(paths, p+"url", p+"final_url", p+"status", p+"err")
+		}
+		f := req.Strings(paths...)
+		for i := 0; i < n; i++ {
+			status, _ := strconv.Atoi(f[4*i+2])
+			c.docs = append(c.docs, &Doc{URL: f[4*i], FinalURL: f[4*i+1], Status: status, Err: f[4*i+3], req: req, index: i, b: guest{}})
+		}
 	}
 	resp, err := dispatch(served, c)
 	if err != nil {
 		return []byte(err.Error()), false
+	}
+	for _, s := range resp.splices {
+		if hostAnswerSplice(strPtr(s.member), uint32(len(s.member)), s.v.h) == failed {
+			return pendingBytes(int(hostPending(nil, 0))), false
+		}
 	}
 	outBuf = appendResponse(outBuf[:0], &resp)
 	return outBuf, true
@@ -116,6 +129,15 @@ func hostValueElems(v uint32, out unsafe.Pointer, capacity uint32) int32
 
 //go:wasmimport stockroom value_keys
 func hostValueKeys(v uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom answer_splice
+func hostAnswerSplice(member unsafe.Pointer, memberLen uint32, v uint32) int32
+
+//go:wasmimport stockroom value_strings
+func hostValueStrings(v uint32, paths unsafe.Pointer, pathsLen uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom value_shape
+func hostValueShape(v uint32, template unsafe.Pointer, templateLen uint32, vars unsafe.Pointer, count uint32) int32
 
 // Results of the byte-returning host functions (ABI.md): n >= 0 is the full length,
 // written only when it fits; absent and failed are the two negative answers.
@@ -261,6 +283,28 @@ func (guest) keys(v uint32) []string {
 		n := binary.LittleEndian.Uint32(b)
 		out = append(out, string(b[4:4+n]))
 		b = b[4+n:]
+	}
+	return out
+}
+
+func (guest) shape(v uint32, template string, vars []uint32) uint32 {
+	var p unsafe.Pointer
+	if len(vars) > 0 {
+		p = unsafe.Pointer(&vars[0])
+	}
+	return handleResult(hostValueShape(v, strPtr(template), uint32(len(template)), p, uint32(len(vars))))
+}
+
+func (guest) strs(v uint32, paths []string) []string {
+	joined := strings.Join(paths, "\n")
+	b, _ := bytesResult(hostValueStrings(v, strPtr(joined), uint32(len(joined)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	// One string for all the fields, sliced: one allocation however many fields.
+	all := string(b)
+	out := make([]string, len(paths))
+	for i, at := 0, 0; i < len(out) && at+4 <= len(b); i++ {
+		n := int(binary.LittleEndian.Uint32(b[at:]))
+		out[i] = all[at+4 : at+4+n]
+		at += 4 + n
 	}
 	return out
 }

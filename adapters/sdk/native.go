@@ -5,11 +5,14 @@ package sdk
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/document"
+	"github.com/stockroom/stockroom/plugins/wire"
 )
 
 // Serve does nothing in a native build: natively, adapters are run through Native. It
@@ -34,6 +37,8 @@ func Native(a Adapter) adapter.Module {
 type native struct {
 	a    Adapter
 	info adapter.Info
+	// sessions are reused from call to call, as a guest instance reuses its own.
+	sessions sync.Pool
 }
 
 func (n *native) Info() adapter.Info { return n.info }
@@ -42,13 +47,38 @@ func (n *native) Call(ctx context.Context, req *adapter.Request) (*adapter.Respo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b := nativeBackend{document.NewSession(req.Docs, 0)}
-	c := newCall(wireRequestOf(req), b)
+	s, _ := n.sessions.Get().(*document.Session)
+	if s == nil {
+		s = document.NewSession(nil, 0)
+	}
+	s.Reset(req.Docs)
+	defer func() {
+		s.Reset(nil)
+		n.sessions.Put(s)
+	}()
+	c := newCall(wireRequestOf(req), nativeBackend{s})
 	resp, err := dispatch(n.a, c)
 	if err != nil {
 		return nil, err
 	}
-	return resp.toAdapter(), nil
+	out := resp.toAdapter()
+	if err := applySplices(out, resp.splices); err != nil {
+		return nil, fmt.Errorf("adapter %s: %w", n.info.Name, err)
+	}
+	return out, nil
+}
+
+// applySplices puts the members the adapter gave as values (Call.Splice) into out, as the
+// host does for a guest, so both paths accept and refuse the same.
+func applySplices(out *adapter.Response, splices []splice) error {
+	if len(splices) == 0 {
+		return nil
+	}
+	members := make([]wire.Member, len(splices))
+	for i, s := range splices {
+		members[i] = wire.Member{Name: s.member, Raw: s.v.Raw()}
+	}
+	return wire.Splice(out, members)
 }
 
 // wireRequestOf renders req as the request a guest receives (header names in lower case),
@@ -208,4 +238,18 @@ func (b nativeBackend) keys(v uint32) []string {
 	_, err := b.s.Elems(document.Value(v), nil, &keys)
 	check(err)
 	return keys
+}
+
+func (b nativeBackend) shape(v uint32, template string, vars []uint32) uint32 {
+	hs := make([]document.Value, len(vars))
+	for i, h := range vars {
+		hs[i] = document.Value(h)
+	}
+	h, err := b.s.Shape(document.Value(v), template, hs)
+	check(err)
+	return uint32(h)
+}
+
+func (b nativeBackend) strs(v uint32, paths []string) []string {
+	return b.s.Strings(document.Value(v), paths, make([]string, 0, len(paths)))
 }

@@ -169,6 +169,18 @@ func (v Value) String() string {
 	return v.b.valueString(v.h, valueString)
 }
 
+// Strings returns the String of the value at each path under v, "" where there is none:
+// many fields in one host call, where String and Get cost two each. Paths hold no
+// newline. ABI 1.2.
+//
+//	f := product.Strings("id", "handle", "title")
+func (v Value) Strings(paths ...string) []string {
+	if v.h == 0 {
+		return make([]string, len(paths))
+	}
+	return v.b.strs(v.h, paths)
+}
+
 // HTMLText returns the readable text of the HTML a string value holds (a description's
 // markup): tags dropped, entities decoded, white space collapsed. The host does the
 // parsing.
@@ -240,4 +252,22 @@ func (v Value) Keys() []string {
 		return nil
 	}
 	return v.b.keys(v.h)
+}
+
+// Shape builds a new value from v by a template, in one host call: the template names the
+// members wanted and where they come from, and the host walks v natively. It is how a long
+// list (a product's images and variants, a page's listings) reaches the answer without a
+// host call per field; see Call.Splice. vars are further values the template reads as
+// "$1", "$2"…; the template language is in ABI.md. A template error fails the call. ABI 1.2.
+//
+//	images := product.Shape(`{"$each": "images", "$map": {"url": "src", "id": {"$string": "id"}}}`)
+func (v Value) Shape(template string, vars ...Value) Value {
+	if v.h == 0 {
+		return Value{}
+	}
+	hs := make([]uint32, len(vars))
+	for i, x := range vars {
+		hs[i] = x.h
+	}
+	return Value{v.b.shape(v.h, template, hs), v.b}
 }

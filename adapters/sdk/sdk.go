@@ -46,7 +46,7 @@ import (
 // whose major it does not know; minors only add.
 const (
 	ABIMajor = 1
-	ABIMinor = 1
+	ABIMinor = 2
 )
 
 // Product and its parts are the host's product type: what Extract returns.

@@ -79,6 +79,9 @@ type Session struct {
 	values     []gjson.Result
 	maxHandles int
 	scratch    []*html.Node
+	// shapes keeps compiled Shape templates from call to call: an adapter sends the same
+	// few templates for every page.
+	shapes map[string]*shapeNode
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.
@@ -421,6 +424,22 @@ func (s *Session) String(v Value) string {
 		return ""
 	}
 	return r.String()
+}
+
+// Strings appends to dst the String of the value at each path under v: many fields read
+// in one query, so a guest pays one crossing for a product's scalars instead of two per
+// field.
+func (s *Session) Strings(v Value, paths []string, dst []string) []string {
+	r := s.value(v)
+	for _, p := range paths {
+		e := r.Get(p)
+		if e.Type == gjson.Null {
+			dst = append(dst, "")
+			continue
+		}
+		dst = append(dst, e.String())
+	}
+	return dst
 }
 
 // Float returns v as a number: a number, or a string holding one ("19.90"); ok is false

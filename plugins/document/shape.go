@@ -20,7 +20,7 @@ import (
 // The template language is documented in adapters/ABI.md. A result with nothing in it
 // yields 0, like any missing value.
 func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
-	t, err := compileShape(template)
+	t, err := s.compiledShape(template)
 	if err != nil {
 		return 0, err
 	}
@@ -41,6 +41,25 @@ func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
 		return 0, errors.New("shape: the source value is not valid JSON")
 	}
 	return s.AddJSON(out)
+}
+
+// maxCachedShapes bounds a session's compiled templates. Templates that embed data (a
+// store's currency, a product's option names) vary, so the cache is emptied when full.
+const maxCachedShapes = 256
+
+func (s *Session) compiledShape(template string) (*shapeNode, error) {
+	if t, ok := s.shapes[template]; ok {
+		return t, nil
+	}
+	t, err := compileShape(template)
+	if err != nil {
+		return nil, err
+	}
+	if s.shapes == nil || len(s.shapes) >= maxCachedShapes {
+		s.shapes = make(map[string]*shapeNode)
+	}
+	s.shapes[template] = t
+	return t, nil
 }
 
 // Bounds on what one template may ask, so that a guest cannot make the host loop or
@@ -355,7 +374,12 @@ func (sh *shaper) eval(n *shapeNode, cur gjson.Result, index int, out []byte) ([
 		if r.Type != gjson.String && r.Type != gjson.Number {
 			return out, false
 		}
-		return appendString(out, r.String()), true
+		// Stores pad and blank their fields; an answer wants neither.
+		str := strings.TrimSpace(r.String())
+		if str == "" {
+			return out, false
+		}
+		return appendString(out, str), true
 	case shapeNumber:
 		f, ok := 0.0, r.Type == gjson.Number
 		switch r.Type {

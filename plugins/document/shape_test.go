@@ -17,7 +17,7 @@ const shapeSource = `{"product":{"id":632910392,"handle":"ipod","title":"IPod \"
 "images":[{"id":850703190,"src":"https://cdn/a.jpg","alt":null,"width":123,"variant_ids":[]},
  {"id":562641783,"position":7,"src":"https://cdn/b.jpg","alt":"b","variant_ids":[808950810]}]}}`
 
-const shapeAvailability = `{"variants":[{"id":49148385,"available":true},{"id":808950810,"available":false}]}`
+const shapeAvailability = `{"pad":" a b\n","blank":"  ","variants":[{"id":49148385,"available":true},{"id":808950810,"available":false}]}`
 
 func shapeSession(t *testing.T) (*Session, Value, Value) {
 	t.Helper()
@@ -41,6 +41,7 @@ func TestShape(t *testing.T) {
 	for _, tc := range []struct{ name, template, want string }{
 		{"path and absent members", `{"id":"id","nothing":"no.such","alt":"images.0.alt"}`, `{"id":632910392}`},
 		{"string of a number", `{"$string":"id"}`, `"632910392"`},
+		{"strings are trimmed, blank ones absent", `[{"$string":"$1.pad"},{"$string":"$1.blank"}]`, `["a b"]`},
 		{"number of a decimal string", `{"$number":"variants.0.price"}`, `199`},
 		{"comma decimals are not numbers", `{"p":{"$number":"variants.1.price"}}`, ``},
 		{"bool of absent is false", `{"$bool":"variants.0.available"}`, `false`},
@@ -125,4 +126,13 @@ func FuzzShape(f *testing.F) {
 			t.Fatalf("Shape(%q) over %q = %q, not valid JSON", template, source, s.Raw(h))
 		}
 	})
+}
+
+func TestStringsReadsManyFieldsAtOnce(t *testing.T) {
+	s, product, _ := shapeSession(t)
+	got := s.Strings(product, []string{"handle", "id", "variants.1.option2", "variants.#", "nope", "options.1.values"}, nil)
+	want := []string{"ipod", "632910392", "", "2", "", `["S"]`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Strings = %q, want %q", got, want)
+	}
 }

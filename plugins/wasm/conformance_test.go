@@ -45,7 +45,7 @@ func loadGuest(t testing.TB, cfg wasm.Config) *wasm.Module {
 }
 
 const page = `<html><body><h1>Kettle</h1><ul><li>a</li><li>b</li></ul>
-<script type="application/ld+json">{"@type":"Product","offers":{"price":"12.50"}}</script></body></html>`
+<script type="application/ld+json">{"@type":"Product","offers":{"price":"12.50"},"description":"<p>Boils <b>fast</b></p>"}</script></body></html>`
 
 func extract(m *wasm.Module, path string) (*adapter.Response, error) {
 	doc := &adapter.Document{URL: "https://shop.test/" + path, Status: 200, Header: http.Header{"X-Sku": {"K-1"}}, Body: []byte(page)}
@@ -79,6 +79,36 @@ func TestGuestAnswersThroughHostFunctions(t *testing.T) {
 	if err != nil || len(resp.Fetch) != 1 || resp.Fetch[0] != "https://shop.test/extra.json" {
 		t.Fatalf("need: %+v, %v", resp, err)
 	}
+}
+
+func TestGuestShapesAndSplicesThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "shape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := resp.Product
+	if p == nil || *p.Title != "Product|12.50|" {
+		t.Fatalf("product %+v: want the title from three fields read in one call", p)
+	}
+	if len(p.Images) != 1 || p.Images[0].URL != "https://img/Product" || p.Images[0].Position != 1 {
+		t.Errorf("spliced images = %+v", p.Images)
+	}
+	if p.Description == nil || *p.Description != "Boils fast" {
+		t.Errorf("spliced description = %v", p.Description)
+	}
+
+	for path, want := range map[string]string{
+		"badshape":  "$each needs $map",
+		"badsplice": `"product.title" is not a member it takes`,
+	} {
+		_, err := extract(m, path)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error = %v, want one saying %q", path, err, want)
+		}
+	}
+	// Refused answers fail the call, not the instance.
+	mustExtractOK(t, m)
 }
 
 func TestUnknownABIMajorIsRefused(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/stockroom/stockroom/plugins/document"
+	"github.com/stockroom/stockroom/plugins/wire"
 )
 
 // callState is what the host functions of one running call work on. It belongs to one
@@ -26,6 +27,9 @@ type callState struct {
 	handles []document.Node
 	values  []document.Value
 	buf     []byte
+	strs    []string
+	// splices are the answer's members given as values (answer_splice).
+	splices []wire.Member
 }
 
 type stateKey struct{}
@@ -272,6 +276,34 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			st.buf = append(st.buf, k...)
 		}
 		s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
+	})
+	def("answer_splice", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		name := string(read(m, s[0], s[1]))
+		if err := wire.CheckMember(name); err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.splices = append(st.splices, wire.Member{Name: name, Raw: st.session.Raw(document.Value(uint32(s[2])))})
+		s[0] = 0
+	})
+	def("value_strings", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		paths := strings.Split(string(read(m, s[1], s[2])), "\n")
+		st.strs = st.session.Strings(document.Value(uint32(s[0])), paths, st.strs[:0])
+		st.buf = st.buf[:0]
+		for _, str := range st.strs {
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(str)))
+			st.buf = append(st.buf, str...)
+		}
+		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
+	})
+	def("value_shape", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		vars := read(m, s[3], uint64(uint32(s[4]))*4)
+		st.values = st.values[:0]
+		for i := 0; i+4 <= len(vars); i += 4 {
+			st.values = append(st.values, document.Value(binary.LittleEndian.Uint32(vars[i:])))
+		}
+		h, err := st.session.Shape(document.Value(uint32(s[0])), string(read(m, s[1], s[2])), st.values)
+		s[0] = handle(st, h, err)
 	})
 	return b
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/document"
+	"github.com/stockroom/stockroom/plugins/wire"
 )
 
 // Module is one loaded adapter: its compiled code and a pool of ready instances. It
@@ -103,7 +105,7 @@ func (i *instance) close(ctx context.Context) { i.mod.Close(ctx) }
 
 // describe asks a fresh instance for the adapter's Info.
 func (m *Module) describe(ctx context.Context, inst *instance) (adapter.Info, error) {
-	out, err := m.invoke(ctx, inst, []byte(`{"op":"info"}`), nil)
+	out, _, err := m.invoke(ctx, inst, []byte(`{"op":"info"}`), nil)
 	if err != nil {
 		return adapter.Info{}, err
 	}
@@ -119,16 +121,16 @@ func (m *Module) describe(ctx context.Context, inst *instance) (adapter.Info, er
 // invoke runs one stockroom_call on inst under the call deadline and returns the guest's
 // output. An error means the instance is no longer trustworthy unless it is a *guestError
 // (the guest answered with an error message and is intact).
-func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs []*adapter.Document) ([]byte, error) {
+func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs []*adapter.Document) ([]byte, []wire.Member, error) {
 	st := inst.st
 	st.session.Reset(docs)
-	st.output, st.outErr = st.output[:0], nil
+	st.output, st.outErr, st.splices = st.output[:0], nil, st.splices[:0]
 	defer st.session.Reset(nil)
 	// The request crosses as a JSON value handle: decoded here, natively, and read by
 	// the guest through value queries (no JSON decoder runs in the guest).
 	req, err := st.session.AddJSON(input)
 	if err != nil {
-		return nil, fmt.Errorf("adapter %s: request: %w", m.name, err)
+		return nil, nil, fmt.Errorf("adapter %s: request: %w", m.name, err)
 	}
 
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.CallTimeout)
@@ -150,18 +152,19 @@ func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs 
 	}
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, fmt.Errorf("adapter %s: call exceeded its %v deadline: %w", m.name, m.cfg.CallTimeout, err)
+			return nil, nil, fmt.Errorf("adapter %s: call exceeded its %v deadline: %w", m.name, m.cfg.CallTimeout, err)
 		}
-		return nil, fmt.Errorf("adapter %s: %w%s", m.name, err, inst.stderr.suffix())
+		return nil, nil, fmt.Errorf("adapter %s: %w%s", m.name, err, inst.stderr.suffix())
 	}
 	if st.outErr != nil {
-		return nil, &guestError{fmt.Sprintf("adapter %s: %v", m.name, st.outErr)}
+		return nil, nil, &guestError{fmt.Sprintf("adapter %s: %v", m.name, st.outErr)}
 	}
 	if uint32(inst.stack[0]) != 0 {
-		return nil, &guestError{fmt.Sprintf("adapter %s: %s", m.name, st.output)}
+		return nil, nil, &guestError{fmt.Sprintf("adapter %s: %s", m.name, st.output)}
 	}
-	// The state is reused by the next call: hand out a copy.
-	return bytes.Clone(st.output), nil
+	// The state is reused by the next call: hand out copies. The spliced values' text
+	// is the session's, which outlives its handles.
+	return bytes.Clone(st.output), slices.Clone(st.splices), nil
 }
 
 // guestError is a failure the guest reported itself; its instance stays usable.
@@ -217,7 +220,7 @@ func (m *Module) Call(ctx context.Context, req *adapter.Request) (*adapter.Respo
 		return nil, fmt.Errorf("adapter %s: unloaded", m.name)
 	}
 	start := time.Now()
-	out, err := m.invoke(ctx, inst, input, req.Docs)
+	out, splices, err := m.invoke(ctx, inst, input, req.Docs)
 	var ge *guestError
 	switch {
 	case err != nil && !errors.As(err, &ge):
@@ -238,7 +241,10 @@ func (m *Module) Call(ctx context.Context, req *adapter.Request) (*adapter.Respo
 	if err != nil {
 		return nil, err
 	}
-	resp, err := decodeResponse(out)
+	resp, err := wire.Decode(out)
+	if err == nil {
+		err = wire.Splice(resp, splices)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("adapter %s: bad %s answer: %w", m.name, req.Op, err)
 	}

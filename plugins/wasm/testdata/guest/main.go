@@ -59,6 +59,19 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		return &sdk.Product{Title: &t}, nil
 	case "missing":
 		return nil, sdk.NonProduct("nothing here")
+	case "shape":
+		// ABI 1.2: fields read in one call, members built by the host and spliced in.
+		ld := c.Page().JSONLD()
+		f := ld.Strings("0.@type", "0.offers.price", "0.nothing")
+		title := strings.Join(f, "|")
+		c.Splice("product.images", ld.Shape(`{"$each":"@this","$map":{"url":{"$concat":[{"$const":"https://img/"},"@type"]},"position":{"$index":1}}}`))
+		c.Splice("product.description", ld.Shape(`{"$text":"0.description"}`))
+		return &sdk.Product{Title: &title}, nil
+	case "badshape":
+		c.Page().JSONLD().Shape(`{"$each":"x"}`)
+	case "badsplice":
+		c.Splice("product.title", c.Page().JSONLD())
+		return &sdk.Product{}, nil
 	}
 	root := c.Page().HTML()
 	title := root.TextOf("//h1")

@@ -1,4 +1,4 @@
-package wasm
+package wire
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ func decodeReference(out []byte) (*adapter.Response, error) {
 func checkAgainstReference(t *testing.T, out []byte) {
 	t.Helper()
 	want, wantErr := decodeReference(out)
-	got, err := decodeResponse(out)
+	got, err := Decode(out)
 	switch {
 	case wantErr != nil && err == nil:
 		t.Fatalf("%s: decoded, encoding/json refuses: %v", out, wantErr)

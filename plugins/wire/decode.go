@@ -1,4 +1,7 @@
-package wasm
+// Package wire decodes the answer an adapter gives the host (adapters/ABI.md): the JSON a
+// WebAssembly guest writes with its output, and the parts a natively built adapter splices
+// in as JSON.
+package wire
 
 import (
 	"encoding/json"
@@ -15,13 +18,13 @@ import (
 	"github.com/stockroom/stockroom/core/product"
 )
 
-// decodeResponse decodes a guest's answer (ABI.md) as encoding/json would decode it into
+// Decode decodes an adapter's answer (ABI.md) as encoding/json would decode it into
 // an adapter.Response, for the member names ABI.md lists. encoding/json walks a product of
 // dozens of variants and images by reflection, which cost more than the guest's whole
 // extraction; this walks it once with gjson. Rare members (detection, collections,
 // reviews) are still handed to encoding/json. out must not change afterwards: strings of
 // the response share its bytes.
-func decodeResponse(out []byte) (*adapter.Response, error) {
+func Decode(out []byte) (*adapter.Response, error) {
 	if !gjson.ValidBytes(out) {
 		return nil, errors.New("invalid JSON")
 	}
