@@ -2,6 +2,7 @@ package shopify
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -32,19 +33,15 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		return nil, sdk.Fail("product JSON has no product")
 	}
 
-	variants := pj.Get("variants").Array()
 	// /products/{handle}.json has no variant availability; the .js rendering does.
-	var avail map[string]bool
-	if len(variants) > 0 && !variants[0].Get("available").Exists() {
+	var availability sdk.Value
+	if pj.Get("variants.0").Exists() && !pj.Get("variants.0.available").Exists() {
 		js := c.Need(base + "/products/" + handle + ".js")
 		if js == nil {
 			return nil, sdk.ErrPending
 		}
 		if js.OK() {
-			avail = map[string]bool{}
-			for _, v := range js.JSON().Get("variants").Array() {
-				avail[v.Get("id").String()] = v.Get("available").Bool()
-			}
+			availability = js.JSON()
 		}
 	}
 
@@ -54,143 +51,102 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		currency = pageCurrency(root, page)
 		canonical = root.FindOne("//link[@rel='canonical']").Attr("href")
 	}
-	return build(pj, variants, avail, currency, canonical, selectedVariant(c.URL())), nil
+	return build(c, pj, availability, currency, canonical, selectedVariant(c.URL())), nil
 }
 
-// build maps the storefront product JSON to a Product. avail, when not nil, overrides the
-// variants' availability.
-func build(pj sdk.Value, variants []sdk.Value, avail map[string]bool, currency, canonical, selected string) *sdk.Product {
-	id := pj.Get("id").String()
+// build maps the storefront product JSON to a Product; its images and variants are
+// spliced into c's answer. availability, when it exists, is the .js rendering whose
+// variants say which are available.
+func build(c *sdk.Call, pj, availability sdk.Value, currency, canonical, selected string) *sdk.Product {
+	f := pj.Strings("id", "handle", "title", "vendor", "product_type", "updated_at")
+	id, handle, title, vendor, productType, updatedAt := f[0], f[1], f[2], f[3], f[4], f[5]
 	platform := "shopify"
 	p := &sdk.Product{
 		ID:           id,
-		Handle:       pj.Get("handle").String(),
+		Handle:       handle,
 		Platform:     &platform,
 		PlatformID:   nonEmpty(id),
-		Title:        nonEmpty(pj.Get("title").String()),
-		Vendor:       nonEmpty(pj.Get("vendor").String()),
-		Brand:        nonEmpty(pj.Get("vendor").String()),
-		ProductType:  nonEmpty(pj.Get("product_type").String()),
-		UpdatedAt:    nonEmpty(pj.Get("updated_at").String()),
+		Title:        nonEmpty(title),
+		Vendor:       nonEmpty(vendor),
+		Brand:        nonEmpty(vendor),
+		ProductType:  nonEmpty(productType),
+		UpdatedAt:    nonEmpty(updatedAt),
 		CanonicalURL: nonEmpty(canonical),
 	}
-	if body := pj.Get("body_html"); body.String() != "" {
-		html := body.String()
-		p.DescriptionHTML = &html
-		p.Description = nonEmpty(body.HTMLText())
-	}
+	// The description goes from the host's copy of the JSON to the answer without
+	// crossing into the guest: it is often the largest part of a product.
+	c.Splice("product.description_html", pj.Shape(`{"$string":"body_html"}`))
+	c.Splice("product.description", pj.Shape(`{"$text":"body_html"}`))
 	p.Tags = tags(pj.Get("tags"))
 
+	// Shopify has at most three options; their names key the variants' option values.
 	var optionNames []string
-	for i, o := range pj.Get("options").Array() {
-		opt := sdk.Option{Name: o.Get("name").String(), Position: i + 1}
-		if n, ok := o.Get("position").Float(); ok {
-			opt.Position = int(n)
-		}
-		for _, v := range o.Get("values").Array() {
-			opt.Values = append(opt.Values, v.String())
-		}
-		optionNames = append(optionNames, opt.Name)
-		p.Options = append(p.Options, opt)
-	}
-
-	anyAvailable := false
-	var chosen *sdk.Variant
-	for _, v := range variants {
-		vid := v.Get("id").String()
-		variant := sdk.Variant{
-			ID:    vid,
-			Title: nonEmpty(v.Get("title").String()),
-			SKU:   nonEmpty(v.Get("sku").String()),
-			GTIN:  nonEmpty(v.Get("barcode").String()),
-			Price: price(v, currency),
-		}
-		available := v.Get("available").Bool()
-		if avail != nil {
-			available = avail[vid]
-		}
-		variant.IsAvailable = &available
-		anyAvailable = anyAvailable || available
-		for i, name := range optionNames {
-			if val := v.Get("option" + string(rune('1'+i))).String(); val != "" {
-				if variant.Options == nil {
-					variant.Options = map[string]string{}
-				}
-				variant.Options[name] = val
-			}
-		}
-		if img := v.Get("featured_image.id").String(); img != "" {
-			variant.ImageID = &img
-		} else if img := v.Get("image_id").String(); img != "" {
-			variant.ImageID = &img
-		}
-		p.Variants = append(p.Variants, variant)
-	}
-	// The product's price is the one the page shows: the variant in the URL, else the
-	// first available one, else the first.
-	for i := range p.Variants {
-		v := &p.Variants[i]
-		if v.ID == selected {
-			chosen = v
+	for _, name := range pj.Strings("options.0.name", "options.1.name", "options.2.name") {
+		name = strings.TrimSpace(name)
+		if name == "" {
 			break
 		}
-		if chosen == nil && *v.IsAvailable {
-			chosen = v
+		optionNames = append(optionNames, name)
+	}
+	c.Splice("product.options", pj.Shape(optionsTemplate))
+	c.Splice("product.images", pj.Shape(`{"$each":"images","$map":`+imageTemplate("", true)+`}`))
+	variants := pj.Shape(variantsTemplate(optionNames, currency, availability.Exists()), availability)
+	c.Splice("product.variants", variants)
+
+	// The product's price is the one the page shows: the variant in the URL, else the
+	// first available one, else the first. The variants' availability and ids come back
+	// as two short JSON arrays of literals in one host call.
+	f = variants.Strings("#.is_available", "#.id")
+	available := strings.Split(strings.Trim(f[0], "[]"), ",")
+	if f[0] == "" {
+		available = nil
+	}
+	chosen, anyAvailable := -1, false
+	for i, a := range available {
+		if a == "true" {
+			anyAvailable = true
+			if chosen < 0 {
+				chosen = i
+			}
 		}
 	}
-	if chosen == nil && len(p.Variants) > 0 {
-		chosen = &p.Variants[0]
+	if selected != "" {
+		for i, id := range strings.Split(strings.Trim(f[1], "[]"), ",") {
+			if strings.Trim(id, `"`) == selected {
+				chosen = i
+				break
+			}
+		}
 	}
-	if chosen != nil && chosen.Price != nil {
-		pr := *chosen.Price
-		p.Price = &pr
+	if chosen < 0 && len(available) > 0 {
+		chosen = 0
 	}
-	if len(variants) > 0 {
+	if chosen >= 0 {
+		at := "variants." + strconv.Itoa(chosen) + "."
+		p.Price = price(pj.Strings(at+"price", at+"compare_at_price"), currency)
+	}
+	if len(available) > 0 {
 		p.IsAvailable = &anyAvailable
 	}
-	if len(p.Variants) == 1 {
-		p.SKU, p.GTIN = p.Variants[0].SKU, p.Variants[0].GTIN
-	}
-
-	for i, img := range pj.Get("images").Array() {
-		im := image(img)
-		if im.Position == 0 {
-			im.Position = i + 1
-		}
-		p.Images = append(p.Images, im)
+	if len(available) == 1 {
+		f := variants.Strings("0.sku", "0.gtin")
+		p.SKU, p.GTIN = nonEmpty(f[0]), nonEmpty(f[1])
 	}
 	return p
 }
 
-func price(v sdk.Value, currency string) *sdk.Price {
-	cur, ok := v.Get("price").Float()
-	if !ok {
+// price reads a price and a compare-at price as storefront JSON writes them, decimals in
+// strings ("19.90") or numbers.
+func price(f []string, currency string) *sdk.Price {
+	cur, err := strconv.ParseFloat(strings.TrimSpace(f[0]), 64)
+	if err != nil {
 		return nil
 	}
 	pr := &sdk.Price{Current: cur, Currency: currency}
-	if cmp, ok := v.Get("compare_at_price").Float(); ok {
+	if cmp, err := strconv.ParseFloat(strings.TrimSpace(f[1]), 64); err == nil {
 		pr.CompareAt = &cmp
 	}
 	return pr
-}
-
-func image(img sdk.Value) sdk.Image {
-	im := sdk.Image{ID: img.Get("id").String(), URL: img.Get("src").String(), AltText: nonEmpty(img.Get("alt").String())}
-	if n, ok := img.Get("position").Float(); ok {
-		im.Position = int(n)
-	}
-	if n, ok := img.Get("width").Float(); ok {
-		w := int(n)
-		im.Width = &w
-	}
-	if n, ok := img.Get("height").Float(); ok {
-		h := int(n)
-		im.Height = &h
-	}
-	for _, id := range img.Get("variant_ids").Array() {
-		im.VariantIDs = append(im.VariantIDs, id.String())
-	}
-	return im
 }
 
 // tags reads tags as Shopify writes them: a list in products.json, one comma-separated

@@ -20,7 +20,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.1.0"
+const Version = "1.2.0"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
@@ -179,23 +179,10 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if !d.OK() {
 		return sdk.Page{}, sdk.Fail("collection %s page %d: status %d %s", handle, page, d.Status, d.Err)
 	}
-	products := d.JSON().Get("products").Array()
-	out := sdk.Page{Listings: make([]sdk.Listing, 0, len(products))}
-	for _, p := range products {
-		l := sdk.Listing{
-			URL:   base + "/products/" + p.Get("handle").String(),
-			ID:    p.Get("id").String(),
-			Title: p.Get("title").String(),
-		}
-		if vs := p.Get("variants").Array(); len(vs) > 0 {
-			l.Price = price(vs[0], "")
-		}
-		if imgs := p.Get("images").Array(); len(imgs) > 0 {
-			l.Images = []sdk.Image{image(imgs[0])}
-		}
-		out.Listings = append(out.Listings, l)
-	}
-	if len(products) == PageSize {
+	products := d.JSON()
+	c.Splice("listings", products.Shape(listingsTemplate(base)))
+	var out sdk.Page
+	if n, _ := products.Get("products.#").Float(); n == PageSize {
 		out.Next = strconv.Itoa(page + 1)
 	}
 	return out, nil
