@@ -100,7 +100,8 @@ type wireResponse struct {
 	Product     *Product     `json:"product,omitempty"`
 	Outcome     string       `json:"outcome,omitempty"`
 	Message     string       `json:"message,omitempty"`
-	// splices are members given as JSON (Call.Splice), written in place of the fields.
+	// splices are members given as values (Call.Splice), which the host puts in place of
+	// the fields of those names.
 	splices []splice
 }
 

@@ -35,11 +35,9 @@ func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
 	if !ok {
 		return 0, nil
 	}
-	// Paths copy the source's raw text; a source gjson read leniently may be malformed,
-	// and a handle must only ever hold valid JSON.
-	if !gjson.ValidBytes(out) {
-		return 0, errors.New("shape: the source value is not valid JSON")
-	}
+	// Valid by construction, not checked: paths copy the text of values every one of
+	// which is valid JSON (documents are validated when parsed, the host encodes the
+	// rest), and the evaluator writes the remainder itself. FuzzShape holds it to that.
 	return s.AddJSON(out)
 }
 
@@ -95,6 +93,8 @@ type shapeNode struct {
 	// var "$n").
 	path string
 	from int
+	// head and tail split a path that starts with a plain key; head is "" otherwise.
+	head, tail string
 	// raw is a const's JSON; index's base.
 	raw  string
 	base int
@@ -153,6 +153,7 @@ func compileNode(t gjson.Result, depth int) (*shapeNode, error) {
 func compilePath(p string) (*shapeNode, error) {
 	n := &shapeNode{op: shapePath, path: p}
 	if !strings.HasPrefix(p, "$") {
+		n.splitHead()
 		return n, nil
 	}
 	digits := 1
@@ -172,7 +173,18 @@ func compilePath(p string) (*shapeNode, error) {
 		return nil, fmt.Errorf("path %q: a var is followed by a dot", p)
 	}
 	n.path = rest
+	n.splitHead()
 	return n, nil
+}
+
+// splitHead splits a path whose first component is a plain key ("variants" of
+// "variants.0.price"), which resolve can then look up in an index of the object's members.
+func (n *shapeNode) splitHead() {
+	head, tail, _ := strings.Cut(n.path, ".")
+	if head == "" || strings.ContainsAny(head, `\*?#@|!=<>%[]{}"`) {
+		return
+	}
+	n.head, n.tail = head, tail
 }
 
 func compileObject(t gjson.Result, depth int) (*shapeNode, error) {
@@ -303,6 +315,8 @@ type shaper struct {
 	// lookups holds, per $lookup node and list, the list indexed by key: built on first
 	// use, so a lookup per element of a long list stays linear.
 	lookups map[lookupKey]map[string]gjson.Result
+	// indexes holds the members of large objects the template reads several paths of.
+	indexes map[textKey]map[string]gjson.Result
 	err     error
 }
 
@@ -419,7 +433,48 @@ func (sh *shaper) resolve(n *shapeNode, cur gjson.Result) gjson.Result {
 	if n.path == "" {
 		return base
 	}
+	if n.head != "" && len(base.Raw) >= indexAbove && base.IsObject() {
+		v := sh.members(base)[n.head]
+		if n.tail == "" || !v.Exists() {
+			return v
+		}
+		return v.Get(n.tail)
+	}
 	return base.Get(n.path)
+}
+
+// indexAbove is the size from which an object's members are indexed: gjson finds a key by
+// scanning the object's text from the start, and a template reads a dozen paths of each
+// element of a list, so on large elements (a storefront product, tens of kilobytes) one scan
+// into an index replaces a dozen.
+const indexAbove = 1024
+
+// members returns the index of object o's members, built on first use; the first of
+// duplicate keys wins, as in gjson.
+func (sh *shaper) members(o gjson.Result) map[string]gjson.Result {
+	k := textKey{unsafe.StringData(o.Raw), len(o.Raw)}
+	if m, ok := sh.indexes[k]; ok {
+		return m
+	}
+	m := map[string]gjson.Result{}
+	o.ForEach(func(key, v gjson.Result) bool {
+		if _, dup := m[key.Str]; !dup {
+			m[key.Str] = v
+		}
+		return true
+	})
+	if sh.indexes == nil {
+		sh.indexes = map[textKey]map[string]gjson.Result{}
+	}
+	sh.indexes[k] = m
+	return m
+}
+
+// textKey names a value of the source by its text's address: a slice of the source
+// document, so equal keys are the same value.
+type textKey struct {
+	text *byte
+	len  int
 }
 
 // value evaluates n and parses its result again: the conversions and $each read a value,
@@ -446,9 +501,9 @@ func (sh *shaper) text(n *shapeNode, cur gjson.Result, index int) (string, bool)
 
 func (sh *shaper) lookup(n *shapeNode, cur gjson.Result, index int) map[string]gjson.Result {
 	list := sh.value(n.list, cur, index)
-	// A list read from the source is a slice of it: its text's address names it, so the
-	// key costs no hashing of the text.
-	k := lookupKey{n, unsafe.StringData(list.Raw), len(list.Raw)}
+	// A list read from the source is named by its text's address: the key costs no hashing
+	// of the text.
+	k := lookupKey{n, textKey{unsafe.StringData(list.Raw), len(list.Raw)}}
 	if m, ok := sh.lookups[k]; ok {
 		return m
 	}
@@ -470,9 +525,8 @@ func (sh *shaper) lookup(n *shapeNode, cur gjson.Result, index int) map[string]g
 }
 
 type lookupKey struct {
-	n    *shapeNode
-	text *byte
-	len  int
+	n *shapeNode
+	textKey
 }
 
 func (sh *shaper) object(n *shapeNode, cur gjson.Result, index int, out []byte) ([]byte, bool) {

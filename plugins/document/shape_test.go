@@ -136,3 +136,19 @@ func TestStringsReadsManyFieldsAtOnce(t *testing.T) {
 		t.Errorf("Strings = %q, want %q", got, want)
 	}
 }
+
+func TestShapeReadsLargeObjectsAsGjsonDoes(t *testing.T) {
+	// Large elements are read through an index of their members: the answers must not
+	// change, duplicate keys and nested paths included.
+	pad := strings.Repeat("x", 2000)
+	src := `[{"pad":"` + pad + `","a":1,"b":{"c":[true]},"a":2,"d\u002e":3},{"a":4,"pad":"` + pad + `"}]`
+	s := NewSession([]*adapter.Document{{Status: 200, Body: []byte(src)}}, 0)
+	root, _ := s.JSON(0)
+	h, err := s.Shape(root, `{"$each":"@this","$map":{"a":"a","c":"b.c.0","none":"b.x","miss":"zz"}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Raw(h), `[{"a":1,"c":true},{"a":4}]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

@@ -28,6 +28,11 @@ func Decode(out []byte) (*adapter.Response, error) {
 	if !gjson.ValidBytes(out) {
 		return nil, errors.New("invalid JSON")
 	}
+	return decode(out)
+}
+
+// decode is Decode of JSON known to be valid.
+func decode(out []byte) (*adapter.Response, error) {
 	root := gjson.Parse(unsafe.String(unsafe.SliceData(out), len(out)))
 	var resp adapter.Response
 	d := decoder{}

@@ -12,7 +12,8 @@ import (
 // missing value: the member is left out.
 type Member struct {
 	Name string
-	Raw  string
+	// Raw is valid JSON, as every value of a document.Session is: it is not checked again.
+	Raw string
 }
 
 // spliceable are the members answer_splice takes: the long lists and the large texts, the
@@ -62,7 +63,7 @@ func Splice(resp *adapter.Response, members []Member) error {
 		}
 	}
 	b = append(b, '}')
-	dec, err := Decode(b)
+	dec, err := decode(b)
 	if err != nil {
 		return fmt.Errorf("spliced members: %w", err)
 	}
