@@ -82,6 +82,8 @@ type Session struct {
 	// shapes keeps compiled Shape templates from call to call: an adapter sends the same
 	// few templates for every page.
 	shapes map[string]*shapeNode
+	// indexes holds the members of large objects read during the call (index.go).
+	indexes map[textKey]map[string]gjson.Result
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.
@@ -100,6 +102,7 @@ func (s *Session) Reset(docs []*adapter.Document) {
 	clear(s.nodes)
 	s.nodes = s.nodes[:0]
 	s.values = s.values[:0]
+	clear(s.indexes)
 }
 
 // Docs returns the session's documents.
@@ -389,7 +392,7 @@ func (s *Session) InnerHTML(n Node) string {
 // Get returns the value at path under v, in gjson path syntax ("variants.0.price",
 // "offers.#.price"); keys containing dots or wildcards are escaped with a backslash.
 func (s *Session) Get(v Value, path string) (Value, error) {
-	return s.addValue(s.value(v).Get(path))
+	return s.addValue(s.get(s.value(v), path))
 }
 
 // Kind returns the type of v; Missing for 0.
@@ -432,7 +435,7 @@ func (s *Session) String(v Value) string {
 func (s *Session) Strings(v Value, paths []string, dst []string) []string {
 	r := s.value(v)
 	for _, p := range paths {
-		e := r.Get(p)
+		e := s.get(r, p)
 		if e.Type == gjson.Null {
 			dst = append(dst, "")
 			continue

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -24,7 +23,7 @@ func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
 	if err != nil {
 		return 0, err
 	}
-	sh := shaper{root: s.value(v), vars: make([]gjson.Result, len(vars))}
+	sh := shaper{s: s, root: s.value(v), vars: make([]gjson.Result, len(vars))}
 	for i, h := range vars {
 		sh.vars[i] = s.value(h)
 	}
@@ -180,11 +179,9 @@ func compilePath(p string) (*shapeNode, error) {
 // splitHead splits a path whose first component is a plain key ("variants" of
 // "variants.0.price"), which resolve can then look up in an index of the object's members.
 func (n *shapeNode) splitHead() {
-	head, tail, _ := strings.Cut(n.path, ".")
-	if head == "" || strings.ContainsAny(head, `\*?#@|!=<>%[]{}"`) {
-		return
+	if head, tail, _ := strings.Cut(n.path, "."); plainKey(head) {
+		n.head, n.tail = head, tail
 	}
-	n.head, n.tail = head, tail
 }
 
 func compileObject(t gjson.Result, depth int) (*shapeNode, error) {
@@ -310,13 +307,12 @@ func compileMembers(t gjson.Result, depth int) (*shapeNode, error) {
 
 // shaper evaluates one template over one source.
 type shaper struct {
+	s    *Session
 	root gjson.Result
 	vars []gjson.Result
 	// lookups holds, per $lookup node and list, the list indexed by key: built on first
 	// use, so a lookup per element of a long list stays linear.
 	lookups map[lookupKey]map[string]gjson.Result
-	// indexes holds the members of large objects the template reads several paths of.
-	indexes map[textKey]map[string]gjson.Result
 	err     error
 }
 
@@ -433,48 +429,10 @@ func (sh *shaper) resolve(n *shapeNode, cur gjson.Result) gjson.Result {
 	if n.path == "" {
 		return base
 	}
-	if n.head != "" && len(base.Raw) >= indexAbove && base.IsObject() {
-		v := sh.members(base)[n.head]
-		if n.tail == "" || !v.Exists() {
-			return v
-		}
-		return v.Get(n.tail)
+	if n.head != "" {
+		return sh.s.getSplit(base, n.head, n.tail, n.path)
 	}
 	return base.Get(n.path)
-}
-
-// indexAbove is the size from which an object's members are indexed: gjson finds a key by
-// scanning the object's text from the start, and a template reads a dozen paths of each
-// element of a list, so on large elements (a storefront product, tens of kilobytes) one scan
-// into an index replaces a dozen.
-const indexAbove = 1024
-
-// members returns the index of object o's members, built on first use; the first of
-// duplicate keys wins, as in gjson.
-func (sh *shaper) members(o gjson.Result) map[string]gjson.Result {
-	k := textKey{unsafe.StringData(o.Raw), len(o.Raw)}
-	if m, ok := sh.indexes[k]; ok {
-		return m
-	}
-	m := map[string]gjson.Result{}
-	o.ForEach(func(key, v gjson.Result) bool {
-		if _, dup := m[key.Str]; !dup {
-			m[key.Str] = v
-		}
-		return true
-	})
-	if sh.indexes == nil {
-		sh.indexes = map[textKey]map[string]gjson.Result{}
-	}
-	sh.indexes[k] = m
-	return m
-}
-
-// textKey names a value of the source by its text's address: a slice of the source
-// document, so equal keys are the same value.
-type textKey struct {
-	text *byte
-	len  int
 }
 
 // value evaluates n and parses its result again: the conversions and $each read a value,
@@ -503,7 +461,7 @@ func (sh *shaper) lookup(n *shapeNode, cur gjson.Result, index int) map[string]g
 	list := sh.value(n.list, cur, index)
 	// A list read from the source is named by its text's address: the key costs no hashing
 	// of the text.
-	k := lookupKey{n, textKey{unsafe.StringData(list.Raw), len(list.Raw)}}
+	k := lookupKey{n, keyOf(list)}
 	if m, ok := sh.lookups[k]; ok {
 		return m
 	}
