@@ -137,7 +137,7 @@ func (d *Doc) Header(name string) string {
 		}
 		return ""
 	}
-	return d.headerValue().Get(escapePath(name) + ".0").String()
+	return d.headerValue().Strings(escapePath(name) + ".0")[0]
 }
 
 // Headers returns the response headers, keys in lower case.

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -296,8 +295,14 @@ func (guest) shape(v uint32, template string, vars []uint32) uint32 {
 }
 
 func (guest) strs(v uint32, paths []string) []string {
-	joined := strings.Join(paths, "\n")
-	b, _ := bytesResult(hostValueStrings(v, strPtr(joined), uint32(len(joined)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	joinBuf = joinBuf[:0]
+	for i, p := range paths {
+		if i > 0 {
+			joinBuf = append(joinBuf, '\n')
+		}
+		joinBuf = append(joinBuf, p...)
+	}
+	b, _ := bytesResult(hostValueStrings(v, unsafe.Pointer(unsafe.SliceData(joinBuf)), uint32(len(joinBuf)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
 	// One string for all the fields, sliced: one allocation however many fields.
 	all := string(b)
 	out := make([]string, len(paths))
@@ -308,3 +313,7 @@ func (guest) strs(v uint32, paths []string) []string {
 	}
 	return out
 }
+
+// joinBuf holds the paths of a value_strings call; reused, as strings.Join would allocate
+// for every call.
+var joinBuf []byte

@@ -12,7 +12,12 @@ import (
 // canonical URL from the page. Variant availability, which that JSON omits, comes from
 // /products/{handle}.js when the JSON does not carry it.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
-	base, handle := origin(c.URL()), handleAfter(c.URL(), "/products/")
+	// Parsed once: in a WebAssembly guest a URL parse costs as much as several host calls.
+	u, err := url.Parse(c.URL())
+	if err != nil {
+		return nil, sdk.NonProduct("not a Shopify product URL")
+	}
+	base, handle := originOf(u), handleIn(u, "/products/")
 	if base == "" || handle == "" {
 		return nil, sdk.NonProduct("not a Shopify product URL")
 	}
@@ -51,7 +56,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		currency = pageCurrency(root, page)
 		canonical = root.FindOne("//link[@rel='canonical']").Attr("href")
 	}
-	return build(c, pj, availability, currency, canonical, selectedVariant(c.URL())), nil
+	return build(c, pj, availability, currency, canonical, u.Query().Get("variant")), nil
 }
 
 // build maps the storefront product JSON to a Product; its images and variants are
@@ -154,7 +159,9 @@ func price(f []string, currency string) *sdk.Price {
 func tags(v sdk.Value) []string {
 	if v.Kind() == sdk.String {
 		var out []string
-		for _, t := range strings.Split(v.String(), ",") {
+		for rest, more := v.String(), true; more; {
+			var t string
+			t, rest, more = strings.Cut(rest, ",")
 			if t = strings.TrimSpace(t); t != "" {
 				out = append(out, t)
 			}
@@ -194,14 +201,6 @@ func pageCurrency(root sdk.Node, page *sdk.Doc) string {
 		}
 	}
 	return ""
-}
-
-func selectedVariant(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return ""
-	}
-	return u.Query().Get("variant")
 }
 
 func nonEmpty(s string) *string {

@@ -72,7 +72,14 @@ func (Adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 // origin returns scheme://host of rawURL.
 func origin(rawURL string) string {
 	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" {
+	if err != nil {
+		return ""
+	}
+	return originOf(u)
+}
+
+func originOf(u *url.URL) string {
+	if u.Host == "" {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host
@@ -142,6 +149,11 @@ func handleAfter(rawURL, marker string) string {
 	if err != nil {
 		return ""
 	}
+	return handleIn(u, marker)
+}
+
+// handleIn is handleAfter of a parsed URL.
+func handleIn(u *url.URL, marker string) string {
 	i := strings.LastIndex(u.Path, marker)
 	if i < 0 {
 		return ""
@@ -160,7 +172,11 @@ const PageSize = 250
 // List reads one page of /collections/{handle}/products.json; the cursor is the page
 // number.
 func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
-	base, handle := origin(c.URL()), handleAfter(c.URL(), "/collections/")
+	u, err := url.Parse(c.URL())
+	if err != nil {
+		return sdk.Page{}, sdk.Fail("not a collection URL: %q", c.URL())
+	}
+	base, handle := originOf(u), handleIn(u, "/collections/")
 	if base == "" || handle == "" {
 		return sdk.Page{}, sdk.Fail("not a collection URL: %q", c.URL())
 	}
