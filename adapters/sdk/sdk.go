@@ -33,6 +33,12 @@
 //
 // Adapters are pure. They get documents, never fetch: to read another URL, Call.Need
 // records it and the host calls the adapter again with the document added.
+//
+// Every query is a call into the host, and in a WebAssembly guest each call, and each
+// string copied back, has a fixed cost. An adapter that reads many fields reads them
+// together with Value.Strings; one that turns a long list (a product's variants, a page's
+// listings) into its answer describes the result with Value.Shape and hands it over with
+// Call.Splice, so the host does the walk and nothing crosses.
 package sdk
 
 import (
