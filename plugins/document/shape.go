@@ -12,7 +12,7 @@ import (
 
 // Shape builds a new JSON value from v by a template (ABI 1.2, value_shape) and returns
 // its handle. A guest that would otherwise read a product's images or a page's listings
-// field by field, one host call each, states once what it wants and copies the result
+// field by field, one host call each, states once what it wants and splices the result
 // into its answer: the walk over the source runs here, natively. vars are further values
 // the template names as "$1", "$2"…
 //
