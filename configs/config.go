@@ -46,6 +46,7 @@ type Server struct {
 	ReadTimeout     time.Duration `koanf:"read_timeout"`
 	WriteTimeout    time.Duration `koanf:"write_timeout"`
 	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
+	DebugAddress    string        `koanf:"debug_address"`
 }
 
 type Database struct {

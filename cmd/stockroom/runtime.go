@@ -156,6 +156,11 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer s.stopEngine(eng)
+	if cfg.Server.DebugAddress != "" {
+		if err := serveDebug(ctx, cfg.Server.DebugAddress, logger); err != nil {
+			return fmt.Errorf("profiling endpoints on %s: %w", cfg.Server.DebugAddress, err)
+		}
+	}
 	logger.Info("api listening", "address", cfg.Server.Address, "version", version)
 	return s.api(eng).Listen(ctx, cfg.Server.Address, cfg.Server.ShutdownTimeout)
 }
