@@ -287,25 +287,29 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // host; its row is locked by the transaction, so no other writer hands out its ordinals
 // meanwhile. Images and prices cross as text and float8 arrays, which pgx encodes without
 // quoting each JSON document or going through math/big for each numeric.
+//
+// Each input row finds its listing with a subquery of its own, an index probe by vendor
+// and URL. Written as a join, it was planned as a hash of every listing of the vendor,
+// twice per page: while a crawl grows a vendor, the statistics still say it has a few
+// dozen, and each page then cost in proportion to the catalog.
 const upsertListingsSQL = `
 	WITH vendor AS (
 		SELECT id, listings_count FROM vendors WHERE host = $1
 	), input AS (
-		SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
+		SELECT i.*, (SELECT l.id FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url) AS existing
+		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
 			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, n)
 	), updated AS (
 		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images::json,
 			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
 			last_updated_by_service = $9
-		FROM input i WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url
-	), fresh AS (
-		SELECT i.*, row_number() OVER (ORDER BY i.n) AS k FROM input i
-		WHERE NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url)
+		FROM input i WHERE i.existing IS NOT NULL AND l.id = i.existing
 	), inserted AS (
 		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
 			first_seen_by_service, last_updated_by_service)
-		SELECT f.id, v.id, v.listings_count + f.k, f.url, nullif(f.name, ''), f.images::json, f.currency, f.current, f.compare_at, $9, $9
-		FROM fresh f, vendor v
+		SELECT f.id, v.id, v.listings_count + row_number() OVER (ORDER BY f.n), f.url, nullif(f.name, ''), f.images::json,
+			f.currency, f.current, f.compare_at, $9, $9
+		FROM input f, vendor v WHERE f.existing IS NULL
 		RETURNING 1
 	)
 	UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)`
