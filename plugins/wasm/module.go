@@ -15,6 +15,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/document"
@@ -85,7 +86,7 @@ func (m *Module) instantiate(ctx context.Context) (*instance, error) {
 	// An anonymous name lets one compiled module be instantiated many times.
 	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithStderr(stderr)
 	m.instantiations.Add(1)
-	mod, err := m.rt.InstantiateModule(ctx, m.compiled, cfg)
+	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator()), m.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("adapter %s: instantiate: %w%s", m.name, err, stderr.suffix())
 	}
