@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/antchfx/htmlquery"
 	"github.com/tidwall/gjson"
@@ -216,7 +217,9 @@ func (s *Session) JSON(i int) (Value, error) {
 	p.jsonOnce.Do(func() {
 		body := bytes.TrimPrefix(d.Body, []byte("\xef\xbb\xbf"))
 		if valid(body) {
-			p.json = gjson.ParseBytes(body)
+			// A view of the body, not a copy (ParseBytes copies it whole): a Document's
+			// Body never changes once adapters read it, and a storefront page is a megabyte.
+			p.json = gjson.Parse(unsafe.String(unsafe.SliceData(body), len(body)))
 		} else if fixed := Repair(body); fixed != nil {
 			p.json = gjson.ParseBytes(fixed)
 		}
