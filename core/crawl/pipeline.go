@@ -91,6 +91,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	}
 	st.publish()
 	log := p.opts.Logger.With("execution_id", job.ID, "vendor", st.vendor)
+	started := time.Now()
 
 	job.Step(stepMethodIdx, execution.Running)
 	home, method, err := p.determineMethod(ctx, params.StartURL)
@@ -101,7 +102,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	if err := p.catalog.UpsertVendor(ctx, st.vendor, st.platform, time.Now()); err != nil {
 		return nil, err
 	}
-	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence)
+	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence, "elapsed", time.Since(started))
 
 	job.Step(stepDiscoverIdx, execution.Running)
 	collections, err := p.discover(ctx, st, home)
@@ -109,6 +110,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 		return nil, err
 	}
 
+	log.Info("collections discovered", "collections", len(collections), "elapsed", time.Since(started))
 	job.Step(stepAnalyzeIdx, execution.Running)
 	// Largest first: the catalog's biggest collections are ready soonest.
 	slices.SortStableFunc(collections, func(a, b adapter.Collection) int { return count(b) - count(a) })
@@ -122,6 +124,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 		return nil, err
 	}
 	job.Step(stepListingsIdx, execution.Completed)
+	log.Info("collections listed", "elapsed", time.Since(started))
 
 	urls := make([]string, len(collections))
 	for i, c := range collections {
@@ -136,6 +139,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 		}
 		total = n
 	}
+	log.Info("crawl completed", "collections", len(collections), "listings", total, "elapsed", time.Since(started))
 	return Result{CollectionsTotal: len(collections), ListingsTotal: total, Method: &method}, nil
 }
 
