@@ -111,13 +111,17 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 				WHERE cl.collection_id = c.id AND cl.ordinal > $3 ORDER BY cl.ordinal`+limit+`) l ON true
 			WHERE v.host = $1`, q.Vendor, q.CollectionURLs[0], q.Page.Offset())
 	default:
-		rows, err = s.pool.Query(ctx, `WITH matching AS (
-				SELECT l.* FROM vendors v JOIN listings l ON l.vendor_id = v.id
-				WHERE v.host = $1 AND EXISTS (
+		// The count reads only the links (their primary key holds both ids); the page walks
+		// the vendor's listings in order and stops once it is full.
+		rows, err = s.pool.Query(ctx, `SELECT (
+				SELECT count(DISTINCT cl.listing_id) FROM collections c JOIN collection_listings cl ON cl.collection_id = c.id
+				WHERE c.vendor_id = v.id AND c.url = ANY($2))::int, `+listingColumns+` FROM vendors v
+			LEFT JOIN LATERAL (
+				SELECT * FROM listings l WHERE l.vendor_id = v.id AND EXISTS (
 					SELECT 1 FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id
-					WHERE cl.listing_id = l.id AND c.vendor_id = v.id AND c.url = ANY($2)))
-			SELECT (SELECT count(*) FROM matching)::int, `+listingColumns+` FROM (SELECT 1) one
-			LEFT JOIN LATERAL (SELECT * FROM matching ORDER BY ordinal`+limit+` OFFSET $3) l ON true`,
+					WHERE cl.listing_id = l.id AND c.vendor_id = v.id AND c.url = ANY($2))
+				ORDER BY l.ordinal`+limit+` OFFSET $3) l ON true
+			WHERE v.host = $1`,
 			q.Vendor, q.CollectionURLs, q.Page.Offset())
 	}
 	if err != nil {
