@@ -85,6 +85,10 @@ type ListingInput struct {
 	Images         []Image
 	Price          *Price
 	CollectionURLs []string
+	// Unchanged says the caller wrote this listing with these same fields moments ago (a
+	// crawl meeting it again in another collection): only its collections are new, and
+	// the stored listing is left as it is.
+	Unchanged bool
 }
 
 // Store keeps the catalog.

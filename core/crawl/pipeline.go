@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"net"
 	"slices"
@@ -68,7 +69,15 @@ type crawlState struct {
 
 	mu       sync.Mutex
 	progress Progress
-	seen     map[string]bool // listing URLs found in this crawl
+	// written holds a fingerprint of each listing this crawl has written (see
+	// fingerprint): a listing met again in another collection, unchanged, is only linked
+	// to it. Only the crawl's one writer touches it (under mu, with the progress it counts).
+	written map[string]uint64
+	seed    maphash.Seed
+}
+
+func newCrawlState(job *execution.Job) *crawlState {
+	return &crawlState{job: job, vendor: job.Vendor, written: map[string]uint64{}, seed: maphash.MakeSeed()}
 }
 
 func (st *crawlState) publish() {
@@ -84,7 +93,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	if err := json.Unmarshal(job.Parameters, &params); err != nil {
 		return nil, fmt.Errorf("read crawl parameters: %w", err)
 	}
-	st := &crawlState{job: job, vendor: job.Vendor, seen: map[string]bool{}}
+	st := newCrawlState(job)
 	// A resumed crawl starts from what its predecessor saved.
 	if len(job.Progress) > 0 {
 		_ = json.Unmarshal(job.Progress, &st.progress)

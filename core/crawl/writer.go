@@ -2,7 +2,10 @@ package crawl
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
+	"math"
 	"time"
 
 	"github.com/stockroom/stockroom/core/catalog"
@@ -108,22 +111,29 @@ func (w *listingWriter) write(ctx context.Context, batch []listed) error {
 			complete = append(complete, catalog.CollectionInput{URL: l.complete, ProductsTotal: &l.total})
 		}
 	}
+	st := w.st
+	fingerprints := make([]uint64, len(listings))
+	for i := range listings {
+		fingerprints[i] = fingerprint(st.seed, &listings[i])
+		if fp, ok := st.written[listings[i].URL]; ok && fp == fingerprints[i] {
+			listings[i].Unchanged = true
+		}
+	}
 	now := time.Now()
-	if err := w.catalog.UpsertListings(ctx, w.st.vendor, listings, now); err != nil {
+	if err := w.catalog.UpsertListings(ctx, st.vendor, listings, now); err != nil {
 		return fmt.Errorf("write %d listings: %w", len(listings), err)
 	}
 	if len(complete) > 0 {
-		if err := w.catalog.UpsertCollections(ctx, w.st.vendor, complete, now); err != nil {
+		if err := w.catalog.UpsertCollections(ctx, st.vendor, complete, now); err != nil {
 			return fmt.Errorf("write collection totals: %w", err)
 		}
 	}
-	st := w.st
 	st.mu.Lock()
-	for _, in := range listings {
-		if !st.seen[in.URL] {
-			st.seen[in.URL] = true
+	for i, in := range listings {
+		if _, ok := st.written[in.URL]; !ok {
 			st.progress.ListingsFound++
 		}
+		st.written[in.URL] = fingerprints[i]
 	}
 	for _, c := range complete {
 		st.progress.Done = append(st.progress.Done, c.URL)
@@ -131,4 +141,48 @@ func (w *listingWriter) write(ctx context.Context, batch []listed) error {
 	st.mu.Unlock()
 	st.publish()
 	return nil
+}
+
+// fingerprint sums up what a listing write stores (its collections aside), to tell a
+// listing met again unchanged from one whose price or pictures moved meanwhile.
+func fingerprint(seed maphash.Seed, l *catalog.ListingInput) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(l.Name)
+	h.WriteByte(0)
+	if p := l.Price; p != nil {
+		h.WriteString(p.Currency)
+		writeFloat(&h, p.Current)
+		if p.CompareAt != nil {
+			writeFloat(&h, *p.CompareAt)
+		}
+	}
+	for _, img := range l.Images {
+		h.WriteByte(1)
+		h.WriteString(img.ID)
+		h.WriteByte(0)
+		h.WriteString(img.URL)
+		h.WriteByte(0)
+		writeInt(&h, img.Position)
+		if img.Width != nil {
+			writeInt(&h, *img.Width)
+		}
+		if img.Height != nil {
+			writeInt(&h, *img.Height)
+		}
+		if img.Alt != nil {
+			h.WriteString(*img.Alt)
+		}
+		h.WriteByte(0)
+	}
+	return h.Sum64()
+}
+
+func writeFloat(h *maphash.Hash, f float64) { writeUint(h, math.Float64bits(f)) }
+func writeInt(h *maphash.Hash, i int)       { writeUint(h, uint64(i)) }
+
+func writeUint(h *maphash.Hash, u uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], u)
+	h.Write(b[:])
 }

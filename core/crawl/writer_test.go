@@ -29,7 +29,11 @@ func (s *recordingStore) UpsertListings(_ context.Context, _ string, listings []
 		return s.fail
 	}
 	for _, l := range listings {
-		s.events = append(s.events, "listing "+l.URL)
+		if l.Unchanged {
+			s.events = append(s.events, "linked "+l.URL)
+		} else {
+			s.events = append(s.events, "listing "+l.URL)
+		}
 	}
 	return nil
 }
@@ -55,7 +59,7 @@ func pageOf(collection string, urls ...string) listed {
 // its end is written, and a listing found in two collections counts once.
 func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 	store := &recordingStore{}
-	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 2)
 	ran := make(chan error, 1)
 	go func() { ran <- w.run(context.Background()) }()
@@ -105,11 +109,34 @@ func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 	}
 }
 
+// A listing met again unchanged in another collection is only linked to it; one whose
+// price moved meanwhile is written again.
+func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
+	store := &recordingStore{}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w := newListingWriter(store, st, 1)
+	boot := func(collection string, price float64) listed {
+		return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
+			Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
+	}
+	for _, l := range []listed{boot("shoes", 10), boot("sale", 10), boot("clearance", 8)} {
+		if err := w.write(context.Background(), []listed{l}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"listing boot", "linked boot", "listing boot"}; !slices.Equal(store.events, want) {
+		t.Errorf("writes = %q, want %q", store.events, want)
+	}
+	if st.progress.ListingsFound != 1 {
+		t.Errorf("listings found = %d, want 1", st.progress.ListingsFound)
+	}
+}
+
 // A failed write stops the writer with the error, and the collection is not marked done.
 func TestWriterStopsOnAFailedWrite(t *testing.T) {
 	broken := errors.New("connection reset")
 	store := &recordingStore{fail: broken}
-	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 2)
 	ctx := context.Background()
 	if err := w.send(ctx, pageOf("shoes", "boot")); err != nil {
@@ -129,7 +156,7 @@ func TestWriterStopsOnAFailedWrite(t *testing.T) {
 
 // A lister blocked on a full queue gives up when the crawl is cancelled.
 func TestSendGivesUpWhenCancelled(t *testing.T) {
-	st := &crawlState{job: &execution.Job{}, vendor: "shop.example", seen: map[string]bool{}}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(&recordingStore{}, st, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := w.send(ctx, pageOf("shoes", "boot")); err != nil {

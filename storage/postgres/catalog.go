@@ -264,7 +264,7 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	batch.Queue("BEGIN")
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(upsertListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
-		rows.currencies, rows.currents, rows.compareAts, at)
+		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at)
 	if len(links.collections) > 0 {
 		batch.Queue(linkListingsSQL, vendor, links.collections, links.listings).Query(func(r pgx.Rows) (err error) {
 			missing, err = pgx.CollectRows(r, pgx.RowTo[string])
@@ -301,18 +301,18 @@ const upsertListingsSQL = `
 		SELECT id, listings_count FROM vendors WHERE host = $1
 	), input AS (
 		SELECT i.*, (SELECT l.id FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url) AS existing
-		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
-			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, n)
+		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::bool[])
+			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, unchanged, n)
 	), updated AS (
 		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images::json,
 			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
-			last_updated_by_service = $9
-		FROM input i WHERE i.existing IS NOT NULL AND l.id = i.existing
+			last_updated_by_service = $10
+		FROM input i WHERE i.existing IS NOT NULL AND NOT i.unchanged AND l.id = i.existing
 	), inserted AS (
 		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
 			first_seen_by_service, last_updated_by_service)
 		SELECT f.id, v.id, v.listings_count + row_number() OVER (ORDER BY f.n), f.url, nullif(f.name, ''), f.images::json,
-			f.currency, f.current, f.compare_at, $9, $9
+			f.currency, f.current, f.compare_at, $10, $10
 		FROM input f, vendor v WHERE f.existing IS NULL
 		RETURNING 1
 	)
@@ -323,19 +323,20 @@ type listingRows struct {
 	ids, urls, names, images []string
 	currencies               []*string
 	currents, compareAts     []*float64
+	unchanged                []bool
 }
 
 func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	n := len(listings)
 	r := listingRows{ids: make([]string, n), urls: make([]string, n), names: make([]string, n), images: make([]string, n),
-		currencies: make([]*string, n), currents: make([]*float64, n), compareAts: make([]*float64, n)}
+		currencies: make([]*string, n), currents: make([]*float64, n), compareAts: make([]*float64, n), unchanged: make([]bool, n)}
 	for i, l := range listings {
 		images, err := gojson.Marshal(nonNilImages(l.Images))
 		if err != nil {
 			return listingRows{}, err
 		}
 		// The id is used only by a listing that turns out to be new.
-		r.ids[i], r.urls[i], r.names[i], r.images[i] = uuid.NewString(), l.URL, l.Name, string(images)
+		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = uuid.NewString(), l.URL, l.Name, string(images), l.Unchanged
 		if l.Price != nil {
 			r.currencies[i], r.currents[i], r.compareAts[i] = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
 		}
@@ -344,7 +345,8 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 }
 
 // mergeListings returns listings with one entry per URL, at its first position: the last
-// entry's fields (the freshest) and every entry's collections.
+// entry's fields (the freshest), every entry's collections, and unchanged only when every
+// entry is.
 func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
 	at := make(map[string]int, len(listings))
 	out := make([]catalog.ListingInput, 0, len(listings))
@@ -361,8 +363,9 @@ func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
 				collections = append(slices.Clip(collections), c)
 			}
 		}
+		unchanged := out[i].Unchanged && l.Unchanged
 		out[i] = l
-		out[i].CollectionURLs = collections
+		out[i].CollectionURLs, out[i].Unchanged = collections, unchanged
 	}
 	return out
 }

@@ -19,13 +19,7 @@ import (
 // write is one listing linked to each of its collections, and the counts follow.
 func TestUpsertListingsKeepsOrdinalsCountsAndLinks(t *testing.T) {
 	ctx := context.Background()
-	store := postgres.NewCatalogStore(migrated(t))
-	const vendor = "shop.example"
-	shoes, sale := "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
-		t.Fatal(err)
-	}
+	store, shoes, sale := shoesAndSale(t)
 	listing := func(handle string, price float64, collections ...string) catalog.ListingInput {
 		width := 640
 		return catalog.ListingInput{URL: "https://shop.example/products/" + handle, Name: strings.ToUpper(handle),
@@ -88,6 +82,32 @@ func TestUpsertListingsKeepsOrdinalsCountsAndLinks(t *testing.T) {
 	}
 }
 
+// An unchanged listing is linked to its new collection and otherwise left as stored: its
+// fields and last update stay those of the write that stored them.
+func TestUpsertListingsLinksAnUnchangedListingOnly(t *testing.T) {
+	ctx := context.Background()
+	store, shoes, sale := shoesAndSale(t)
+	boot := catalog.ListingInput{URL: "https://shop.example/products/boot", Name: "BOOT",
+		Price: &catalog.Price{Currency: "EUR", Current: 89.9}, CollectionURLs: []string{shoes}}
+	if err := store.UpsertListings(ctx, vendor, []catalog.ListingInput{boot}, t0); err != nil {
+		t.Fatal(err)
+	}
+	again := boot
+	again.Name, again.CollectionURLs, again.Unchanged = "IGNORED", []string{sale}, true
+	if err := store.UpsertListings(ctx, vendor, []catalog.ListingInput{again}, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{shoes, sale} {
+		got, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, CollectionURLs: []string{c}, Page: page.Request{Number: 1, Size: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := describe(got); n != 1 || d != "BOOT 89.9 EUR first 0h updated 0h" {
+			t.Errorf("%s: %s (count %d), want the boot as first written", c, d, n)
+		}
+	}
+}
+
 // TestUpsertListingsIntoAnUnknownCollectionWritesNothing: the write is refused whole.
 func TestUpsertListingsIntoAnUnknownCollectionWritesNothing(t *testing.T) {
 	ctx := context.Background()
@@ -107,6 +127,21 @@ func TestUpsertListingsIntoAnUnknownCollectionWritesNothing(t *testing.T) {
 	if _, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}}); err != nil || n != 0 {
 		t.Errorf("%d listings written (%v), want none", n, err)
 	}
+}
+
+const vendor = "shop.example"
+
+// t0 is when shoesAndSale's collections were found.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
+func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
+	store = postgres.NewCatalogStore(migrated(t))
+	shoes, sale = "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
+	if err := store.UpsertCollections(context.Background(), vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	return store, shoes, sale
 }
 
 func names(ls []catalog.Listing) string {
