@@ -84,7 +84,7 @@ type Session struct {
 	// few templates for every page.
 	shapes map[string]*shapeNode
 	// indexes holds the members of large objects read during the call (index.go).
-	indexes map[textKey]map[string]gjson.Result
+	indexes map[textKey][]member
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.

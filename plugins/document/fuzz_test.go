@@ -2,6 +2,7 @@ package document
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -55,6 +56,39 @@ func FuzzMicrodataAndWords(f *testing.F) {
 			if _, err := s.FindWords(root, kind, []string{"price", "sku"}, nil); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// FuzzScanMembers: on any valid JSON object, the member index finds what gjson finds for
+// every key, duplicates and escaped keys included.
+func FuzzScanMembers(f *testing.F) {
+	f.Add(`{"a":1,"b":"x\"}","c":{"d":[1,{"e":"]"}]},"a":2}`)
+	f.Add(`{ "k\u0065y" : "v\\" , "n" : null, "t":true ,"s":"\\\"" }`)
+	f.Add(`{}`)
+	f.Fuzz(func(t *testing.T, obj string) {
+		if !gjson.Valid(obj) {
+			return
+		}
+		if !gjson.Parse(obj).IsObject() {
+			return
+		}
+		members := scanMembers(obj)
+		n := 0
+		gjson.Parse(obj).ForEach(func(key, value gjson.Result) bool {
+			if n >= len(members) || members[n].key != key.Str || members[n].raw != value.Raw {
+				t.Fatalf("member %d of %s: index has %+v, gjson has %q: %q", n, obj, members[min(n, len(members)-1):], key.Str, value.Raw)
+			}
+			n++
+			if plainKey(key.Str) && !strings.Contains(key.Str, ".") { // a path's first key, as getSplit looks up
+				if got, want := lookupMember(members, key.Str), gjson.Get(obj, key.Str); got.Raw != want.Raw {
+					t.Fatalf("key %q of %s: index finds %q, gjson %q", key.Str, obj, got.Raw, want.Raw)
+				}
+			}
+			return true
+		})
+		if n != len(members) {
+			t.Fatalf("%s: index has %d members, gjson %d", obj, len(members), n)
 		}
 	})
 }

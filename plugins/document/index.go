@@ -36,7 +36,7 @@ func (s *Session) getSplit(r gjson.Result, head, tail, path string) gjson.Result
 	if len(r.Raw) < indexAbove || !r.IsObject() {
 		return r.Get(path)
 	}
-	v := s.members(r)[head]
+	v := lookupMember(s.members(r), head)
 	if tail == "" || !v.Exists() {
 		return v
 	}
@@ -46,23 +46,115 @@ func (s *Session) getSplit(r gjson.Result, head, tail, path string) gjson.Result
 // plainKey reports whether a path component is a key gjson matches literally.
 func plainKey(k string) bool { return k != "" && !strings.ContainsAny(k, `\*?#@|!=<>%[]{}"`) }
 
+// member is one member of an indexed object: its key, unescaped, and its value's text.
+type member struct{ key, raw string }
+
 // members returns the index of object o's members, built on first use and kept for the
-// call; the first of duplicate keys wins, as in gjson.
-func (s *Session) members(o gjson.Result) map[string]gjson.Result {
+// call. Values are found, not parsed: a storefront product's description alone is
+// kilobytes of escaped HTML that most reads never look at, and gjson would unescape it
+// to index it.
+func (s *Session) members(o gjson.Result) []member {
 	k := keyOf(o)
 	if m, ok := s.indexes[k]; ok {
 		return m
 	}
-	m := map[string]gjson.Result{}
-	o.ForEach(func(key, v gjson.Result) bool {
-		if _, dup := m[key.Str]; !dup {
-			m[key.Str] = v
-		}
-		return true
-	})
+	m := scanMembers(o.Raw)
 	if s.indexes == nil {
-		s.indexes = map[textKey]map[string]gjson.Result{}
+		s.indexes = map[textKey][]member{}
 	}
 	s.indexes[k] = m
 	return m
+}
+
+// lookupMember is the value of the first member named key, as gjson finds it; an object
+// has a few dozen members at most, fewer than it takes for a map to pay off.
+func lookupMember(members []member, key string) gjson.Result {
+	for _, m := range members {
+		if m.key == key {
+			return gjson.Parse(m.raw)
+		}
+	}
+	return gjson.Result{}
+}
+
+// scanMembers lists the members of obj, the text of a valid JSON object: every document
+// the session parses was validated (or repaired) first, so the scan need not check.
+func scanMembers(obj string) []member {
+	members := make([]member, 0, 16)
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		end := skipValue(obj, i)
+		key := obj[i+1 : end-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = gjson.Parse(obj[i:end]).Str
+		}
+		i = skipSpace(obj, end)
+		i = skipSpace(obj, i+1) // the colon
+		if i >= len(obj) {
+			break
+		}
+		end = skipValue(obj, i)
+		members = append(members, member{key: key, raw: obj[i:end]})
+		i = skipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	return members
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the valid JSON value that starts at s[i].
+func skipValue(s string, i int) int {
+	switch s[i] {
+	case '"':
+		return skipString(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = skipString(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(s)
+	}
+	for i < len(s) && !strings.ContainsRune(",}] \n\r\t", rune(s[i])) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the end of the string that starts at s[i], past its closing quote.
+func skipString(s string, i int) int {
+	for i++; ; {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		i += q
+		backslashes := 0
+		for j := i - 1; s[j] == '\\'; j-- {
+			backslashes++
+		}
+		i++
+		if backslashes%2 == 0 {
+			return i
+		}
+	}
 }
