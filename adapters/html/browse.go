@@ -299,9 +299,21 @@ func ownTile(a, tile sdk.Node) bool {
 	return tile.Exists()
 }
 
+// formerPrice is the XPath test of an element that shows a former, struck-through price.
+const formerPrice = "self::s or self::del or self::strike or contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')"
+
+// priceTexts selects, under a price element, the texts up to two elements down that no
+// former-price element encloses. Written as steps down from the price element, not as a
+// test of every text's ancestors: those reach up to the document's root, and tested with
+// contains() on each, they were half of listing a page.
+const priceTexts = "text() | *[not(" + formerPrice + ")]/text() | *[not(" + formerPrice + ")]/*[not(" + formerPrice + ")]/text()"
+
 // tilePrice reads the price a tile shows, skipping struck-through former prices.
 func tilePrice(tile sdk.Node) (float64, bool) {
-	texts := tile.Find(".//*[contains(@class,'price') or contains(@class,'Price')]//text()[not(ancestor::s or ancestor::del or ancestor::strike or ancestor::*[contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')])]")
+	var texts []sdk.Node
+	for _, p := range tile.Find(".//*[contains(@class,'price') or contains(@class,'Price')][not(" + formerPrice + ")][not(ancestor::s or ancestor::del or ancestor::strike)]") {
+		texts = append(texts, p.Find(priceTexts)...)
+	}
 	if len(texts) == 0 {
 		texts = tile.Find(".//text()[not(ancestor::a or ancestor::s or ancestor::del or ancestor::strike)]")
 	}

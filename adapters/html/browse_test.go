@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -101,6 +102,40 @@ func TestIsNextLabel(t *testing.T) {
 	} {
 		if got := isNextLabel(s); got != want {
 			t.Errorf("isNextLabel(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A tile's price is its current one, whatever markup strikes the former price through.
+func TestTilePriceSkipsFormerPrices(t *testing.T) {
+	cases := []struct {
+		markup string
+		want   float64
+	}{
+		{`<span class="price"><del>€30,00</del> €24,50</span>`, 24.5},
+		{`<div class="tile__price"><s class="was">$189.99</s> <span class="now">$126.00</span></div>`, 126},
+		{`<div class="price"><span class="price--compare">$20</span><span>$15</span></div>`, 15},
+		{`<div class="price"><div><strike>$9</strike><b>$7.50</b></div></div>`, 7.5},
+		{`<div class="price price--old">$40</div><div class="price">$35</div>`, 35},
+		{`<s><span class="price">$50</span></s><span class="price">$45</span>`, 45},
+		{`<p>Only <b>$12</b> today</p>`, 12},
+	}
+	page := "<html><body><ul>"
+	for i, c := range cases {
+		page += fmt.Sprintf(`<li><a href="/products/p%d">P%d</a>%s</li>`, i, i, c.markup)
+	}
+	page += "</ul></body></html>"
+	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
+	got, err := set.List(context.Background(), "", site+"/all", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Listings) != len(cases) {
+		t.Fatalf("%d listings, want %d", len(got.Listings), len(cases))
+	}
+	for i, c := range cases {
+		if p := got.Listings[i].Price; p == nil || p.Current != c.want {
+			t.Errorf("%s: price %+v, want %v", c.markup, p, c.want)
 		}
 	}
 }
