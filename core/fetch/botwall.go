@@ -27,7 +27,11 @@ type wallMarker struct {
 	// (case-insensitively), else the header's presence suffices.
 	Header      string
 	HeaderValue string
-	Body        []string
+	// Body lists texts that must all occur in the body's start, lower-cased. The most
+	// distinctive comes first: every response is scanned, and a text that fails at once
+	// ("challenges.cloudflare.com", not "<title>", which every page opens with) spares the
+	// others.
+	Body []string
 }
 
 var wallMarkers = []wallMarker{
@@ -35,14 +39,14 @@ var wallMarkers = []wallMarker{
 	// moment...") carries _cf_chl_opt; block pages say "Attention Required!" or error 1020.
 	{Service: "Cloudflare", AnyStatus: true, Header: "Cf-Mitigated", HeaderValue: "challenge"},
 	{Service: "Cloudflare", AnyStatus: true, Body: []string{"_cf_chl_opt"}},
-	{Service: "Cloudflare", AnyStatus: true, Body: []string{"<title>just a moment...</title>", "challenges.cloudflare.com"}},
+	{Service: "Cloudflare", AnyStatus: true, Body: []string{"challenges.cloudflare.com", "<title>just a moment...</title>"}},
 	{Service: "Cloudflare", Body: []string{"cf-chl-"}},
 	{Service: "Cloudflare", Body: []string{"attention required! | cloudflare"}},
 	{Service: "Cloudflare", Header: "Server", HeaderValue: "cloudflare", Body: []string{"sorry, you have been blocked"}},
 	{Service: "Cloudflare", Header: "Server", HeaderValue: "cloudflare", Body: []string{"error code: 1020"}},
 
 	// Akamai: "Access Denied ... Reference #18.xxxx" from AkamaiGHost or edgesuite.
-	{Service: "Akamai", Body: []string{"access denied", "reference #"}},
+	{Service: "Akamai", Body: []string{"reference #", "access denied"}},
 	{Service: "Akamai", Body: []string{"errors.edgesuite.net"}},
 	{Service: "Akamai", Header: "Server", HeaderValue: "akamaighost", Body: []string{"access denied"}},
 
@@ -76,9 +80,9 @@ var wallMarkers = []wallMarker{
 
 	// Shopify: the bot-protection checkpoint and the storefront's HTML rate-limit page. A
 	// JSON 429 from the storefront API is not a wall; it is retried.
-	{Service: "Shopify", Body: []string{"shopify", "/checkpoint"}},
-	{Service: "Shopify", AnyStatus: true, Body: []string{"shopify", "checkpoint", "captcha"}},
-	{Service: "Shopify", Status: http.StatusTooManyRequests, Body: []string{"<html", "shopify", "too many requests"}},
+	{Service: "Shopify", Body: []string{"/checkpoint", "shopify"}},
+	{Service: "Shopify", AnyStatus: true, Body: []string{"checkpoint", "captcha", "shopify"}},
+	{Service: "Shopify", Status: http.StatusTooManyRequests, Body: []string{"too many requests", "shopify", "<html"}},
 
 	// Generic walls: a captcha or an "are you human" page on a blocking status.
 	{Service: "captcha", Body: []string{"g-recaptcha"}},
