@@ -335,8 +335,10 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 		if err != nil {
 			return listingRows{}, err
 		}
-		// The id is used only by a listing that turns out to be new.
-		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = uuid.NewString(), l.URL, l.Name, string(images), l.Unchanged
+		// The id is used only by a listing that turns out to be new. Time-ordered (v7), so
+		// that a crawl's new listings and links append to their indexes' right edge
+		// instead of landing on random pages.
+		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = uuid.Must(uuid.NewV7()).String(), l.URL, l.Name, string(images), l.Unchanged
 		if l.Price != nil {
 			r.currencies[i], r.currents[i], r.compareAts[i] = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
 		}
