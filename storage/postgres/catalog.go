@@ -248,12 +248,12 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	if err != nil {
 		return fmt.Errorf("upsert listings of %s: %w", vendor, err)
 	}
-	links := newLinkPairs(listings)
-	// Set-based statements, one for the listings and one for their links, whatever the
-	// number of listings, sent together: a crawl writes pages of listings at a time, and
-	// one statement (and one round trip) per listing made the vendor's lock, held for the
-	// transaction, the crawl's bottleneck. The transaction is opened in the same batch and
-	// closed by a second round trip, once the answer says whether every collection exists.
+	links := newLinks(listings)
+	// One set-based statement writes the listings and their links, whatever the number of
+	// listings: a crawl writes pages of listings at a time, and one statement (and one
+	// round trip) per listing made the vendor's lock, held for the transaction, the
+	// crawl's bottleneck. The transaction is opened in the same batch and closed by a
+	// second round trip, once the answer says whether every collection exists.
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return classify("upsert listings of "+vendor, err)
@@ -263,14 +263,12 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
 	batch.Queue(lockVendorSQL, vendor, at)
-	batch.Queue(upsertListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
-		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at)
-	if len(links.collections) > 0 {
-		batch.Queue(linkListingsSQL, vendor, links.collections, links.listings).Query(func(r pgx.Rows) (err error) {
-			missing, err = pgx.CollectRows(r, pgx.RowTo[string])
-			return err
-		})
-	}
+	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
+		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections,
+	).Query(func(r pgx.Rows) (err error) {
+		missing, err = pgx.CollectRows(r, pgx.RowTo[string])
+		return err
+	})
 	err = conn.SendBatch(ctx, batch).Close()
 	if err == nil && len(missing) > 0 {
 		err = fmt.Errorf("collection %s is not in the catalog", missing[0])
@@ -286,17 +284,21 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	return nil
 }
 
-// upsertListingsSQL refreshes the listings that exist and adds the others, which take the
-// next ordinals of their vendor in input order. Input URLs are distinct. $1 is the vendor's
-// host; its row is locked by the transaction, so no other writer hands out its ordinals
-// meanwhile. Images and prices cross as text and float8 arrays, which pgx encodes without
-// quoting each JSON document or going through math/big for each numeric.
+// writeListingsSQL refreshes the listings that exist and adds the others, which take the
+// next ordinals of their vendor in input order; then links them to collections, and
+// answers the collection URLs that are not in the catalog (any makes the caller roll
+// back). Input URLs are distinct. $1 is the vendor's host; its row is locked by the
+// transaction, so no other writer hands out its ordinals meanwhile. Images and prices
+// cross as text and float8 arrays, which pgx encodes without quoting each JSON document
+// or going through math/big for each numeric. The links ($11, $12) name their listing by
+// its row in the input, whose id is known here, whether found or new; the collections
+// are locked while their ordinals are handed out.
 //
 // Each input row finds its listing with a subquery of its own, an index probe by vendor
 // and URL. Written as a join, it was planned as a hash of every listing of the vendor,
 // twice per page: while a crawl grows a vendor, the statistics still say it has a few
 // dozen, and each page then cost in proportion to the catalog.
-const upsertListingsSQL = `
+const writeListingsSQL = `
 	WITH vendor AS (
 		SELECT id, listings_count FROM vendors WHERE host = $1
 	), input AS (
@@ -315,8 +317,30 @@ const upsertListingsSQL = `
 			f.currency, f.current, f.compare_at, $10, $10
 		FROM input f, vendor v WHERE f.existing IS NULL
 		RETURNING 1
+	), vendor_counted AS (
+		UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)
+	), pairs AS (
+		SELECT * FROM unnest($11::int[], $12::text[]) WITH ORDINALITY AS p (listing, collection_url, k)
+	), cols AS (
+		SELECT c.id, c.url, c.listings_count FROM collections c
+		WHERE c.vendor_id = (SELECT id FROM vendor) AND c.url IN (SELECT collection_url FROM pairs)
+		ORDER BY c.id
+		FOR UPDATE
+	), wanted AS (
+		SELECT cols.id AS collection_id, coalesce(i.existing, i.id) AS listing_id, cols.listings_count, p.k
+		FROM pairs p JOIN input i ON i.n = p.listing JOIN cols ON cols.url = p.collection_url
+		WHERE i.existing IS NULL
+			OR NOT EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = cols.id AND cl.listing_id = i.existing)
+	), linked AS (
+		INSERT INTO collection_listings (collection_id, listing_id, ordinal)
+		SELECT collection_id, listing_id, listings_count + row_number() OVER (PARTITION BY collection_id ORDER BY k) FROM wanted
+		RETURNING collection_id
+	), collections_counted AS (
+		UPDATE collections c SET listings_count = c.listings_count + x.added
+		FROM (SELECT collection_id, count(*) AS added FROM linked GROUP BY collection_id) x
+		WHERE c.id = x.collection_id
 	)
-	UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)`
+	SELECT DISTINCT collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)`
 
 // listingRows are listings as the columns upsertListingsSQL unnests.
 type listingRows struct {
@@ -372,48 +396,26 @@ func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
 	return out
 }
 
-// linkPairs are the (collection, listing) URL pairs linkListingsSQL links, in input order.
-type linkPairs struct{ collections, listings []string }
+// links are the distinct (listing, collection) pairs writeListingsSQL links, in input
+// order: a listing by its row in the input (from 1), a collection by URL.
+type links struct {
+	listings    []int32
+	collections []string
+}
 
-func newLinkPairs(listings []catalog.ListingInput) linkPairs {
-	var p linkPairs
-	for _, l := range listings {
-		for _, c := range l.CollectionURLs {
+func newLinks(listings []catalog.ListingInput) links {
+	var p links
+	for i, l := range listings {
+		for j, c := range l.CollectionURLs {
+			if slices.Contains(l.CollectionURLs[:j], c) {
+				continue
+			}
+			p.listings = append(p.listings, int32(i+1))
 			p.collections = append(p.collections, c)
-			p.listings = append(p.listings, l.URL)
 		}
 	}
 	return p
 }
-
-// linkListingsSQL links listings of the vendor $1 to collections, the pairs ($2, $3) by
-// URL, and answers the collection URLs that are not in the catalog (any makes the caller
-// roll back). The collections are locked while their ordinals are handed out.
-const linkListingsSQL = `
-	WITH vendor AS (
-		SELECT id FROM vendors WHERE host = $1
-	), pairs AS (
-		SELECT * FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS p (collection_url, listing_url, n)
-	), cols AS (
-		SELECT c.id, c.url, c.listings_count FROM collections c
-		WHERE c.vendor_id = (SELECT id FROM vendor) AND c.url IN (SELECT collection_url FROM pairs)
-		ORDER BY c.id
-		FOR UPDATE
-	), wanted AS (
-		SELECT DISTINCT ON (cols.id, l.id) cols.id AS collection_id, l.id AS listing_id, cols.listings_count, p.n
-		FROM pairs p JOIN cols ON cols.url = p.collection_url JOIN listings l ON l.vendor_id = (SELECT id FROM vendor) AND l.url = p.listing_url
-		WHERE NOT EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = cols.id AND cl.listing_id = l.id)
-		ORDER BY cols.id, l.id, p.n
-	), linked AS (
-		INSERT INTO collection_listings (collection_id, listing_id, ordinal)
-		SELECT collection_id, listing_id, listings_count + row_number() OVER (PARTITION BY collection_id ORDER BY n) FROM wanted
-		RETURNING collection_id
-	), counted AS (
-		UPDATE collections c SET listings_count = c.listings_count + x.added
-		FROM (SELECT collection_id, count(*) AS added FROM linked GROUP BY collection_id) x
-		WHERE c.id = x.collection_id
-	)
-	SELECT DISTINCT collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)`
 
 func nonNilImages(images []catalog.Image) []catalog.Image {
 	if images == nil {

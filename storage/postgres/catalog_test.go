@@ -108,6 +108,19 @@ func TestUpsertListingsLinksAnUnchangedListingOnly(t *testing.T) {
 	}
 }
 
+// A listing naming one collection twice is linked to it once.
+func TestUpsertListingsLinksOncePerCollection(t *testing.T) {
+	ctx := context.Background()
+	store, shoes, _ := shoesAndSale(t)
+	boot := catalog.ListingInput{URL: "https://shop.example/products/boot", Name: "BOOT", CollectionURLs: []string{shoes, shoes}}
+	if err := store.UpsertListings(ctx, vendor, []catalog.ListingInput{boot, boot}, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, CollectionURLs: []string{shoes}, Page: page.Request{Number: 1, Size: 10}}); err != nil || n != 1 || names(got) != "BOOT" {
+		t.Errorf("shoes: %s (count %d, %v), want the boot once", names(got), n, err)
+	}
+}
+
 // TestUpsertListingsIntoAnUnknownCollectionWritesNothing: the write is refused whole.
 func TestUpsertListingsIntoAnUnknownCollectionWritesNothing(t *testing.T) {
 	ctx := context.Background()
