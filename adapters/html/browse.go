@@ -7,6 +7,7 @@ package html
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -311,7 +312,12 @@ const priceTexts = "text() | *[not(" + formerPrice + ")]/text() | *[not(" + form
 // tilePrice reads the price a tile shows, skipping struck-through former prices.
 func tilePrice(tile sdk.Node) (float64, bool) {
 	var texts []sdk.Node
-	for _, p := range tile.Find(".//*[contains(@class,'price') or contains(@class,'Price')][not(" + formerPrice + ")][not(ancestor::s or ancestor::del or ancestor::strike)]") {
+	// The host finds the price-classed elements in one walk; an XPath of contains() over
+	// the tile's every element cost a third of listing a page.
+	for _, p := range tile.FindClass("price") {
+		if isFormerPrice(p) || p.FindOne("ancestor::s | ancestor::del | ancestor::strike").Exists() {
+			continue
+		}
 		texts = append(texts, p.Find(priceTexts)...)
 	}
 	if len(texts) == 0 {
@@ -329,17 +335,34 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	return 0, false
 }
 
-// fill completes a listing's title, price and image from its link and tile.
+// isFormerPrice is formerPrice, tested here rather than by the host's XPath.
+func isFormerPrice(n sdk.Node) bool {
+	switch n.Name() {
+	case "s", "del", "strike":
+		return true
+	}
+	class := n.Attr("class")
+	return strings.Contains(class, "was") || strings.Contains(class, "compare") || strings.Contains(class, "old")
+}
+
+// fill completes a listing's title, price and image from its link and tile. A tile
+// links twice or more (image, name): each field is read once, from the first link that
+// has it, and the host is asked only for what is still missing.
 func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
-	tile := tileOf(a)
 	if l.Title == "" {
-		l.Title = firstNonEmpty(
-			a.TextOf(".//*[self::h2 or self::h3 or self::h4 or contains(@class,'title') or contains(@class,'name')]"),
-			a.Attr("title"),
-			a.Text(),
-			a.FindOne(".//img").Attr("alt"),
+		l.Title = firstText(
+			func() string {
+				return a.TextOf(".//*[self::h2 or self::h3 or self::h4 or contains(@class,'title') or contains(@class,'name')]")
+			},
+			func() string { return a.Attr("title") },
+			a.Text,
+			func() string { return a.FindOne(".//img").Attr("alt") },
 		)
 	}
+	if l.Price != nil && len(l.Images) > 0 {
+		return
+	}
+	tile := tileOf(a)
 	if l.Price == nil {
 		if f, ok := tilePrice(tile); ok {
 			l.Price = &sdk.Price{Current: f}
@@ -350,7 +373,7 @@ func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
 		if !img.Exists() {
 			img = tile.FindOne(".//img")
 		}
-		src := firstNonEmpty(img.Attr("src"), img.Attr("data-src"))
+		src := firstText(func() string { return img.Attr("src") }, func() string { return img.Attr("data-src") })
 		if src != "" && !strings.HasPrefix(src, "data:") {
 			if r, err := url.Parse(src); err == nil {
 				l.Images = []sdk.Image{{URL: base.ResolveReference(r).String()}}
@@ -359,9 +382,11 @@ func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
 	}
 }
 
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v = strings.TrimSpace(v); v != "" {
+// firstText returns the first of reads' texts that is not blank, trimmed, reading no
+// further than it: each read is a call to the host.
+func firstText(reads ...func() string) string {
+	for _, read := range reads {
+		if v := strings.TrimSpace(read()); v != "" {
 			return v
 		}
 	}
@@ -386,14 +411,18 @@ func nextPage(root sdk.Node, base *url.URL) string {
 		}
 		return ""
 	}
-	relNext := "contains(concat(' ', normalize-space(@rel), ' '), ' next ')"
-	for _, n := range root.Find("//link[@href][" + relNext + "] | //a[@href][" + relNext + "]") {
+	// Links with a rel at all are few; their rel's words are read here rather than by an
+	// XPath of concat() and normalize-space() over every anchor of the page.
+	for _, n := range root.Find("//link[@href][@rel] | //a[@href][@rel]") {
+		if !slices.Contains(strings.Fields(strings.ToLower(n.Attr("rel"))), "next") {
+			continue
+		}
 		if u := resolve(n.Attr("href")); u != "" {
 			return u
 		}
 	}
 	for _, a := range root.Find("//a[@href][not(ancestor::header or ancestor::nav[not(contains(@class,'pag') or contains(@aria-label,'agination'))])]") {
-		label := firstNonEmpty(a.Text(), a.Attr("aria-label"), a.Attr("title"))
+		label := firstText(a.Text, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
 		if !isNextLabel(label) {
 			continue
 		}
