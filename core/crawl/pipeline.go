@@ -71,7 +71,7 @@ type crawlState struct {
 	progress Progress
 	// written holds a fingerprint of each listing this crawl has written (see
 	// fingerprint): a listing met again in another collection, unchanged, is only linked
-	// to it. Only the crawl's one writer touches it (under mu, with the progress it counts).
+	// to it. Only the crawl's one writer touches it.
 	written map[string]uint64
 	seed    maphash.Seed
 }
