@@ -2,6 +2,7 @@ package document
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,13 +62,32 @@ func FuzzMicrodataAndWords(f *testing.F) {
 }
 
 // FuzzScanMembers: on any valid JSON object, the member index finds what gjson finds for
-// every key, duplicates and escaped keys included.
+// every key, duplicates and escaped keys included; on any array, $each's elements.
 func FuzzScanMembers(f *testing.F) {
 	f.Add(`{"a":1,"b":"x\"}","c":{"d":[1,{"e":"]"}]},"a":2}`)
 	f.Add(`{ "k\u0065y" : "v\\" , "n" : null, "t":true ,"s":"\\\"" }`)
 	f.Add(`{}`)
+	f.Add(`[ 1, "]", [2, [3]] , {"a":"]"}, null ]`)
+	f.Add(`[{"big":"` + strings.Repeat("x", 1100) + `","k\"":{"n":[1]}}, {"small":1}, "` + strings.Repeat("y", 1100) + `"]`)
 	f.Fuzz(func(t *testing.T, obj string) {
 		if !gjson.Valid(obj) {
+			return
+		}
+		if list := gjson.Parse(obj); list.IsArray() {
+			// $each's elements, and the members of those it indexed on the way.
+			s := NewSession(nil, 0)
+			got, want := s.elements(list), list.Array()
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d elements, gjson has %d", obj, len(got), len(want))
+			}
+			for i := range want {
+				if got[i].Raw != want[i].Raw {
+					t.Fatalf("%s: element %d is %q, gjson has %q", obj, i, got[i].Raw, want[i].Raw)
+				}
+				if m, ok := s.indexes[keyOf(got[i])]; ok && !slices.Equal(m, scanMembers(got[i].Raw)) {
+					t.Fatalf("%s: element %d indexed as %+v", obj, i, m)
+				}
+			}
 			return
 		}
 		if !gjson.Parse(obj).IsObject() {

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -59,11 +60,16 @@ func (s *Session) members(o gjson.Result) []member {
 		return m
 	}
 	m := scanMembers(o.Raw)
+	s.remember(o.Raw, m)
+	return m
+}
+
+// remember keeps the members of the object whose text is raw for the rest of the call.
+func (s *Session) remember(raw string, members []member) {
 	if s.indexes == nil {
 		s.indexes = map[textKey][]member{}
 	}
-	s.indexes[k] = m
-	return m
+	s.indexes[textKey{unsafe.StringData(raw), len(raw)}] = members
 }
 
 // lookupMember is the value of the first member named key, as gjson finds it; an object
@@ -80,27 +86,65 @@ func lookupMember(members []member, key string) gjson.Result {
 // scanMembers lists the members of obj, the text of a valid JSON object: every document
 // the session parses was validated (or repaired) first, so the scan need not check.
 func scanMembers(obj string) []member {
-	members := make([]member, 0, 16)
-	i := skipSpace(obj, 1)
-	for i < len(obj) && obj[i] == '"' {
-		end := skipValue(obj, i)
-		key := obj[i+1 : end-1]
+	members, _ := scanObject(obj, 0, make([]member, 0, 16))
+	return members
+}
+
+// scanObject appends to dst the members of the valid JSON object that starts at s[i],
+// and returns them with the object's end.
+func scanObject(s string, i int, dst []member) ([]member, int) {
+	i = skipSpace(s, i+1)
+	for i < len(s) && s[i] == '"' {
+		end := skipString(s, i)
+		key := s[i+1 : end-1]
 		if strings.IndexByte(key, '\\') >= 0 {
-			key = gjson.Parse(obj[i:end]).Str
+			key = gjson.Parse(s[i:end]).Str
 		}
-		i = skipSpace(obj, end)
-		i = skipSpace(obj, i+1) // the colon
-		if i >= len(obj) {
-			break
+		i = skipSpace(s, end)
+		i = skipSpace(s, i+1) // the colon
+		if i >= len(s) {
+			return dst, len(s)
 		}
-		end = skipValue(obj, i)
-		members = append(members, member{key: key, raw: obj[i:end]})
-		i = skipSpace(obj, end)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+		end = skipValue(s, i)
+		dst = append(dst, member{key: key, raw: s[i:end]})
+		i = skipSpace(s, end)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
 		}
 	}
-	return members
+	return dst, min(i+1, len(s)) // past the closing brace
+}
+
+// elements returns the elements of list, for $each. A large list's large objects are
+// indexed in the same pass that finds them: $each reads a dozen paths of every product
+// of a storefront page, and finding where a product ends is the very walk that indexing
+// it takes.
+func (s *Session) elements(list gjson.Result) []gjson.Result {
+	raw := list.Raw
+	if len(raw) < indexAbove {
+		return list.Array()
+	}
+	var out []gjson.Result
+	var scratch []member
+	for i := skipSpace(raw, 1); i < len(raw) && raw[i] != ']'; {
+		var end int
+		if raw[i] == '{' {
+			var members []member
+			members, end = scanObject(raw, i, scratch[:0])
+			if end-i >= indexAbove {
+				s.remember(raw[i:end], slices.Clone(members))
+			}
+			scratch = members
+		} else {
+			end = skipValue(raw, i)
+		}
+		out = append(out, gjson.Parse(raw[i:end]))
+		i = skipSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return out
 }
 
 func skipSpace(s string, i int) int {

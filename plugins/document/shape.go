@@ -353,7 +353,7 @@ func (sh *shaper) eval(n *shapeNode, cur gjson.Result, index int, out []byte) ([
 		if !list.IsArray() {
 			return out, false
 		}
-		elems := list.Array()
+		elems := sh.s.elements(list)
 		return sh.array(len(elems), func(i int, out []byte) ([]byte, bool) { return sh.eval(n.mapTo, elems[i], i, out) }, out)
 	case shapeLookup:
 		key, ok := sh.text(n.key, cur, index)
