@@ -342,7 +342,7 @@ const writeListingsSQL = `
 	)
 	SELECT DISTINCT collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)`
 
-// listingRows are listings as the columns upsertListingsSQL unnests.
+// listingRows are listings as the columns writeListingsSQL unnests.
 type listingRows struct {
 	ids, urls, names, images []string
 	currencies               []*string
