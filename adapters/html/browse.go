@@ -303,6 +303,10 @@ func ownTile(a, tile sdk.Node) bool {
 // formerPrice is the XPath test of an element that shows a former, struck-through price.
 const formerPrice = "self::s or self::del or self::strike or contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')"
 
+// currentPrice selects a price element itself unless it, or an element around it, shows
+// a former price.
+const currentPrice = "self::*[not(" + formerPrice + ")][not(ancestor::s or ancestor::del or ancestor::strike)]"
+
 // priceTexts selects, under a price element, the texts up to two elements down that no
 // former-price element encloses. Written as steps down from the price element, not as a
 // test of every text's ancestors: those reach up to the document's root, and tested with
@@ -315,7 +319,7 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	// The host finds the price-classed elements in one walk; an XPath of contains() over
 	// the tile's every element cost a third of listing a page.
 	for _, p := range tile.FindClass("price") {
-		if isFormerPrice(p) || p.FindOne("ancestor::s | ancestor::del | ancestor::strike").Exists() {
+		if !p.FindOne(currentPrice).Exists() {
 			continue
 		}
 		texts = append(texts, p.Find(priceTexts)...)
@@ -333,16 +337,6 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-// isFormerPrice is formerPrice, tested here rather than by the host's XPath.
-func isFormerPrice(n sdk.Node) bool {
-	switch n.Name() {
-	case "s", "del", "strike":
-		return true
-	}
-	class := n.Attr("class")
-	return strings.Contains(class, "was") || strings.Contains(class, "compare") || strings.Contains(class, "old")
 }
 
 // fill completes a listing's title, price and image from its link and tile. A tile

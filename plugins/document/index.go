@@ -107,10 +107,7 @@ func scanObject(s string, i int, dst []member) ([]member, int) {
 		}
 		end = skipValue(s, i)
 		dst = append(dst, member{key: key, raw: s[i:end]})
-		i = skipSpace(s, end)
-		if i < len(s) && s[i] == ',' {
-			i = skipSpace(s, i+1)
-		}
+		i = nextItem(s, end)
 	}
 	return dst, min(i+1, len(s)) // past the closing brace
 }
@@ -139,17 +136,23 @@ func (s *Session) elements(list gjson.Result) []gjson.Result {
 			end = skipValue(raw, i)
 		}
 		out = append(out, gjson.Parse(raw[i:end]))
-		i = skipSpace(raw, end)
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
+		i = nextItem(raw, end)
 	}
 	return out
 }
 
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+	for i < len(s) && isSpace(s[i]) {
 		i++
+	}
+	return i
+}
+
+// nextItem returns where the member or element after the one ending at s[end] starts.
+func nextItem(s string, end int) int {
+	i := skipSpace(s, end)
+	if i < len(s) && s[i] == ',' {
+		i = skipSpace(s, i+1)
 	}
 	return i
 }
@@ -178,7 +181,7 @@ func skipValue(s string, i int) int {
 		}
 		return len(s)
 	}
-	for i < len(s) && !strings.ContainsRune(",}] \n\r\t", rune(s[i])) {
+	for i < len(s) && s[i] != ',' && s[i] != '}' && s[i] != ']' && !isSpace(s[i]) {
 		i++
 	}
 	return i
