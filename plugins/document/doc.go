@@ -83,8 +83,11 @@ type Session struct {
 	// shapes keeps compiled Shape templates from call to call: an adapter sends the same
 	// few templates for every page.
 	shapes map[string]*shapeNode
-	// indexes holds the members of large objects read during the call (index.go).
-	indexes map[textKey][]member
+	// indexes and lists hold the members of large objects and the elements of large lists
+	// read during the call (index.go); listScratch is split's buffer for lists it passes.
+	indexes     map[textKey][]member
+	lists       map[textKey][]gjson.Result
+	listScratch []gjson.Result
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.
@@ -104,6 +107,7 @@ func (s *Session) Reset(docs []*adapter.Document) {
 	s.nodes = s.nodes[:0]
 	s.values = s.values[:0]
 	clear(s.indexes)
+	clear(s.lists)
 }
 
 // Docs returns the session's documents.

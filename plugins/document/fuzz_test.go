@@ -100,15 +100,57 @@ func FuzzScanMembers(f *testing.F) {
 				t.Fatalf("member %d of %s: index has %+v, gjson has %q: %q", n, obj, members[min(n, len(members)-1):], key.Str, value.Raw)
 			}
 			n++
-			if plainKey(key.Str) && !strings.Contains(key.Str, ".") { // a path's first key, as getSplit looks up
-				if got, want := lookupMember(members, key.Str), gjson.Get(obj, key.Str); got.Raw != want.Raw {
-					t.Fatalf("key %q of %s: index finds %q, gjson %q", key.Str, obj, got.Raw, want.Raw)
+			if plainKey(key.Str) && !strings.Contains(key.Str, ".") { // a path's key, as get looks up
+				if got, _ := lookupMember(members, key.Str); got != gjson.Get(obj, key.Str).Raw {
+					t.Fatalf("key %q of %s: index finds %q, gjson %q", key.Str, obj, got, gjson.Get(obj, key.Str).Raw)
 				}
 			}
 			return true
 		})
 		if n != len(members) {
 			t.Fatalf("%s: index has %d members, gjson %d", obj, len(members), n)
+		}
+	})
+}
+
+// FuzzGet: on any valid JSON document, the session finds at any path what gjson finds,
+// whether it walks the path itself (plain keys and indexes, through indexes of large
+// objects) or hands it to gjson.
+func FuzzGet(f *testing.F) {
+	big := strings.Repeat("x", 1100)
+	f.Add(`{"variants":[{"id":1,"price":"9.50"},{"price":"1"}],"images":[]}`, "variants.0.price")
+	f.Add(`{"variants":[{"id":1},{"price":"1"}]}`, "variants.0.price")
+	f.Add(`{"a":{"0":"key","b":[[1,2],[3]]}}`, "a.0")
+	f.Add(`[[1,2],{"k\u0065y":[true]}]`, "1.key.0")
+	f.Add(`{"p":{"d":"`+big+`","i":[{"src":"s","alt":null}]},"p":2}`, "p.i.0.alt")
+	f.Add(`{"a":[1,2,3]}`, "a.#")
+	f.Add(`{"a":[1,2,3]}`, "a.01")
+	f.Add(`{"a":{"b":1}}`, "a.")
+	f.Add(` {"a" : [ {"b" : "c"} ] } `, "a.0.b")
+	f.Add(`{"products":[{"t":"`+big+`","v":[{"p":1}]},{"t":"x"}],"n":1}`, "products.#")
+	f.Add(`{"products":[{"t":"`+big+`","v":[{"p":1}]},{"t":"x"}],"n":1}`, "products.0.v.0.p")
+	f.Add(`{"products":[{"t":"`+big+`"},{"t":"x"}]}`, "products.1.t")
+	f.Add(`{"a":{"b":[]}}`, "a.b.#")
+	f.Add(`[1,[2,3]]`, "#")
+	f.Add(`{"a":{"#":1}}`, "a.#")
+	f.Fuzz(func(t *testing.T, doc, path string) {
+		if !gjson.Valid(doc) {
+			return
+		}
+		s := NewSession(nil, 0)
+		root := gjson.Parse(doc)
+		if !root.IsObject() && !root.IsArray() {
+			// gjson reads paths into scalars' text ("0" of "[0" is 0"); nothing is below one.
+			if plainPath(path) && s.get(root, path).Exists() {
+				t.Fatalf("%q in scalar %s found %q", path, doc, s.get(root, path).Raw)
+			}
+			return
+		}
+		for range 2 { // the second time through the indexes the first built
+			got, want := s.get(root, path), root.Get(path)
+			if got.Raw != want.Raw || got.Type != want.Type || got.String() != want.String() {
+				t.Fatalf("%q in %s: session finds %s %q, gjson %s %q", path, doc, got.Type, got.Raw, want.Type, want.Raw)
+			}
 		}
 	})
 }

@@ -2,6 +2,7 @@ package document
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -21,27 +22,104 @@ type textKey struct {
 	len  int
 }
 
-func keyOf(r gjson.Result) textKey { return textKey{unsafe.StringData(r.Raw), len(r.Raw)} }
+func keyOf(r gjson.Result) textKey { return keyOfText(r.Raw) }
 
-// get is r.Get(path), through the index of r's members when r is a large object.
+func keyOfText(raw string) textKey { return textKey{unsafe.StringData(raw), len(raw)} }
+
+// get is r.Get(path). A path of plain keys and array indexes, perhaps ending in "#" (a
+// list's length), which is what adapters ask, is walked by the session's own scan: it
+// stops at the member or element it wants without finding where that one ends when the
+// path goes on below it, whereas gjson reads to the end of a list whose first element
+// lacks the key. Adapters read a dozen paths below the first image and variant of every
+// product of a page. Large objects' members and large lists' elements are looked up in
+// their indexes. Any other path (modifiers, wildcards, queries, escapes) is gjson's.
 func (s *Session) get(r gjson.Result, path string) gjson.Result {
-	head, tail, _ := strings.Cut(path, ".")
-	if !plainKey(head) {
+	prefix, count := path, false
+	if p, ok := strings.CutSuffix(path, "#"); ok && (p == "" || strings.HasSuffix(p, ".")) {
+		prefix, count = strings.TrimSuffix(p, "."), true
+	}
+	if prefix != "" && !plainPath(prefix) || prefix == "" && !count {
 		return r.Get(path)
 	}
-	return s.getSplit(r, head, tail, path)
+	// exact: raw ends where the value does; otherwise it runs on past it, to the end of
+	// the text it was found in, which reading further down needs no more.
+	raw, exact := strings.TrimLeft(r.Raw, " \t\r\n"), true
+	for rest := prefix; rest != ""; {
+		part, after, more := strings.Cut(rest, ".")
+		open := more || count
+		var found bool
+		switch {
+		case raw == "":
+			return gjson.Result{}
+		case raw[0] == '{' && exact && len(raw) >= indexAbove:
+			raw, found = lookupMember(s.members(raw), part)
+		case raw[0] == '{':
+			raw, found = findMember(raw, part, open)
+			exact = !open
+		case raw[0] == '[':
+			n, ok := arrayIndex(part)
+			if !ok {
+				return r.Get(path)
+			}
+			if elems, ok := s.lists[keyOfText(raw)]; ok && exact {
+				if found = n < len(elems); found {
+					raw = elems[n].Raw
+				}
+				break
+			}
+			raw, found = findElement(raw, n, open)
+			exact = !open
+		}
+		if !found {
+			return gjson.Result{}
+		}
+		rest = after
+	}
+	if !count {
+		return gjson.Parse(raw)
+	}
+	if raw == "" || raw[0] != '[' {
+		return r.Get(path)
+	}
+	n, ok := 0, false
+	if exact {
+		var elems []gjson.Result
+		elems, ok = s.lists[keyOfText(raw)]
+		n = len(elems)
+	}
+	if !ok {
+		n = countElements(raw)
+	}
+	return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.Itoa(n)}
 }
 
-// getSplit is get of a path already split into its plain first key and the rest.
-func (s *Session) getSplit(r gjson.Result, head, tail, path string) gjson.Result {
-	if len(r.Raw) < indexAbove || !r.IsObject() {
-		return r.Get(path)
+// plainPath reports whether every component of path is a plain key.
+func plainPath(path string) bool {
+	for {
+		part, rest, more := strings.Cut(path, ".")
+		if !plainKey(part) {
+			return false
+		}
+		if !more {
+			return true
+		}
+		path = rest
 	}
-	v := lookupMember(s.members(r), head)
-	if tail == "" || !v.Exists() {
-		return v
+}
+
+// arrayIndex is part read as an array index: digits, short enough not to overflow.
+func arrayIndex(part string) (int, bool) {
+	if len(part) > 9 {
+		return 0, false
 	}
-	return v.Get(tail)
+	n := 0
+	for i := 0; i < len(part); i++ {
+		if part[i] < '0' || part[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(part[i]-'0')
+	}
+	return n, true
 }
 
 // plainKey reports whether a path component is a key gjson matches literally.
@@ -50,17 +128,18 @@ func plainKey(k string) bool { return k != "" && !strings.ContainsAny(k, `\*?#@|
 // member is one member of an indexed object: its key, unescaped, and its value's text.
 type member struct{ key, raw string }
 
-// members returns the index of object o's members, built on first use and kept for the
-// call. Values are found, not parsed: a storefront product's description alone is
-// kilobytes of escaped HTML that most reads never look at, and gjson would unescape it
-// to index it.
-func (s *Session) members(o gjson.Result) []member {
-	k := keyOf(o)
-	if m, ok := s.indexes[k]; ok {
+// members returns the index of the members of the object whose text is obj, built on
+// first use and kept for the call. Values are found, not parsed: a storefront product's
+// description alone is kilobytes of escaped HTML that most reads never look at, and
+// gjson would unescape it to index it. The large lists among the values are split into
+// their elements on the way (see split): a storefront page is one member, its list of
+// products, and finding where that list ends is the very walk that splits it.
+func (s *Session) members(obj string) []member {
+	if m, ok := s.indexes[keyOfText(obj)]; ok {
 		return m
 	}
-	m := scanMembers(o.Raw)
-	s.remember(o.Raw, m)
+	m, _ := scanObject(obj, 0, make([]member, 0, 16), s.skipSplitting)
+	s.remember(obj, m)
 	return m
 }
 
@@ -69,65 +148,142 @@ func (s *Session) remember(raw string, members []member) {
 	if s.indexes == nil {
 		s.indexes = map[textKey][]member{}
 	}
-	s.indexes[textKey{unsafe.StringData(raw), len(raw)}] = members
+	s.indexes[keyOfText(raw)] = members
 }
 
-// lookupMember is the value of the first member named key, as gjson finds it; an object
-// has a few dozen members at most, fewer than it takes for a map to pay off.
-func lookupMember(members []member, key string) gjson.Result {
+// lookupMember is the text of the value of the first member named key, as gjson finds
+// it; an object has a few dozen members at most, fewer than it takes for a map to pay off.
+func lookupMember(members []member, key string) (string, bool) {
 	for _, m := range members {
 		if m.key == key {
-			return gjson.Parse(m.raw)
+			return m.raw, true
 		}
 	}
-	return gjson.Result{}
+	return "", false
+}
+
+// findMember is lookupMember in the object whose text starts obj, without an index: the
+// scan stops at the member. With open, the value's text runs on to the end of obj.
+func findMember(obj, key string, open bool) (string, bool) {
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		var k string
+		if k, i = readKey(obj, i); i >= len(obj) {
+			return "", false
+		}
+		if k == key && open {
+			return obj[i:], true
+		}
+		end := skipValue(obj, i)
+		if k == key {
+			return obj[i:end], true
+		}
+		i = nextItem(obj, end)
+	}
+	return "", false
+}
+
+// findElement is the text of element n of the list whose text starts list. With open,
+// the element's text runs on to the end of list.
+func findElement(list string, n int, open bool) (string, bool) {
+	i := skipSpace(list, 1)
+	for k := 0; i < len(list) && list[i] != ']'; k++ {
+		if k == n && open {
+			return list[i:], true
+		}
+		end := skipValue(list, i)
+		if k == n {
+			return list[i:end], true
+		}
+		i = nextItem(list, end)
+	}
+	return "", false
+}
+
+// countElements is the length of the list whose text starts list.
+func countElements(list string) int {
+	n := 0
+	for i := skipSpace(list, 1); i < len(list) && list[i] != ']'; n++ {
+		i = nextItem(list, skipValue(list, i))
+	}
+	return n
 }
 
 // scanMembers lists the members of obj, the text of a valid JSON object: every document
 // the session parses was validated (or repaired) first, so the scan need not check.
 func scanMembers(obj string) []member {
-	members, _ := scanObject(obj, 0, make([]member, 0, 16))
+	members, _ := scanObject(obj, 0, make([]member, 0, 16), skipValue)
 	return members
 }
 
 // scanObject appends to dst the members of the valid JSON object that starts at s[i],
-// and returns them with the object's end.
-func scanObject(s string, i int, dst []member) ([]member, int) {
+// and returns them with the object's end. skip finds the end of each value.
+func scanObject(s string, i int, dst []member, skip func(s string, i int) int) ([]member, int) {
 	i = skipSpace(s, i+1)
 	for i < len(s) && s[i] == '"' {
-		end := skipString(s, i)
-		key := s[i+1 : end-1]
-		if strings.IndexByte(key, '\\') >= 0 {
-			key = gjson.Parse(s[i:end]).Str
-		}
-		i = skipSpace(s, end)
-		i = skipSpace(s, i+1) // the colon
-		if i >= len(s) {
+		var key string
+		if key, i = readKey(s, i); i >= len(s) {
 			return dst, len(s)
 		}
-		end = skipValue(s, i)
+		end := skip(s, i)
 		dst = append(dst, member{key: key, raw: s[i:end]})
 		i = nextItem(s, end)
 	}
 	return dst, min(i+1, len(s)) // past the closing brace
 }
 
-// elements returns the elements of list, for $each. A large list's large objects are
-// indexed in the same pass that finds them: $each reads a dozen paths of every product
-// of a storefront page, and finding where a product ends is the very walk that indexing
-// it takes.
+// readKey reads the member key that starts at s[i], unescaped, and returns it with where
+// the member's value starts.
+func readKey(s string, i int) (string, int) {
+	end := skipString(s, i)
+	key := s[i+1 : end-1]
+	if strings.IndexByte(key, '\\') >= 0 {
+		key = gjson.Parse(s[i:end]).Str
+	}
+	i = skipSpace(s, end)
+	return key, skipSpace(s, i+1) // past the colon
+}
+
+// elements returns the elements of list, for $each: those split when the list was
+// passed, or found now.
 func (s *Session) elements(list gjson.Result) []gjson.Result {
 	raw := list.Raw
 	if len(raw) < indexAbove {
 		return list.Array()
 	}
-	var out []gjson.Result
+	if elems, ok := s.lists[keyOf(list)]; ok {
+		return elems
+	}
+	elems, _ := s.split(raw, 0, nil)
+	s.keepList(raw, elems)
+	return elems
+}
+
+// skipSplitting is skipValue that keeps the elements of a large list it passes.
+func (s *Session) skipSplitting(raw string, i int) int {
+	if raw[i] != '[' {
+		return skipValue(raw, i)
+	}
+	elems, end := s.split(raw, i, s.listScratch[:0])
+	if end-i >= indexAbove {
+		s.keepList(raw[i:end], slices.Clone(elems))
+	}
+	clear(elems)
+	s.listScratch = elems[:0]
+	return end
+}
+
+// split appends to dst the elements of the valid JSON list that starts at raw[i], and
+// returns them with the list's end. Its large objects are indexed in the same pass that
+// finds them: $each reads a dozen paths of every product of a storefront page, and
+// finding where a product ends is the very walk that indexing it takes.
+func (s *Session) split(raw string, i int, dst []gjson.Result) ([]gjson.Result, int) {
 	var scratch []member
-	for i := skipSpace(raw, 1); i < len(raw) && raw[i] != ']'; {
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != ']'; {
 		var end int
 		if raw[i] == '{' {
 			var members []member
-			members, end = scanObject(raw, i, scratch[:0])
+			members, end = scanObject(raw, i, scratch[:0], skipValue)
 			if end-i >= indexAbove {
 				s.remember(raw[i:end], slices.Clone(members))
 			}
@@ -135,10 +291,18 @@ func (s *Session) elements(list gjson.Result) []gjson.Result {
 		} else {
 			end = skipValue(raw, i)
 		}
-		out = append(out, gjson.Parse(raw[i:end]))
+		dst = append(dst, gjson.Parse(raw[i:end]))
 		i = nextItem(raw, end)
 	}
-	return out
+	return dst, min(i+1, len(raw)) // past the closing bracket
+}
+
+// keepList keeps the elements of the list whose text is raw for the rest of the call.
+func (s *Session) keepList(raw string, elems []gjson.Result) {
+	if s.lists == nil {
+		s.lists = map[textKey][]gjson.Result{}
+	}
+	s.lists[keyOfText(raw)] = elems
 }
 
 func skipSpace(s string, i int) int {

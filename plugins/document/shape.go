@@ -92,8 +92,6 @@ type shapeNode struct {
 	// var "$n").
 	path string
 	from int
-	// head and tail split a path that starts with a plain key; head is "" otherwise.
-	head, tail string
 	// raw is a const's JSON; index's base.
 	raw  string
 	base int
@@ -152,7 +150,6 @@ func compileNode(t gjson.Result, depth int) (*shapeNode, error) {
 func compilePath(p string) (*shapeNode, error) {
 	n := &shapeNode{op: shapePath, path: p}
 	if !strings.HasPrefix(p, "$") {
-		n.splitHead()
 		return n, nil
 	}
 	digits := 1
@@ -172,16 +169,7 @@ func compilePath(p string) (*shapeNode, error) {
 		return nil, fmt.Errorf("path %q: a var is followed by a dot", p)
 	}
 	n.path = rest
-	n.splitHead()
 	return n, nil
-}
-
-// splitHead splits a path whose first component is a plain key ("variants" of
-// "variants.0.price"), which resolve can then look up in an index of the object's members.
-func (n *shapeNode) splitHead() {
-	if head, tail, _ := strings.Cut(n.path, "."); plainKey(head) {
-		n.head, n.tail = head, tail
-	}
 }
 
 func compileObject(t gjson.Result, depth int) (*shapeNode, error) {
@@ -429,10 +417,7 @@ func (sh *shaper) resolve(n *shapeNode, cur gjson.Result) gjson.Result {
 	if n.path == "" {
 		return base
 	}
-	if n.head != "" {
-		return sh.s.getSplit(base, n.head, n.tail, n.path)
-	}
-	return base.Get(n.path)
+	return sh.s.get(base, n.path)
 }
 
 // value evaluates n and parses its result again: the conversions and $each read a value,
