@@ -26,60 +26,100 @@ func keyOf(r gjson.Result) textKey { return keyOfText(r.Raw) }
 
 func keyOfText(raw string) textKey { return textKey{unsafe.StringData(raw), len(raw)} }
 
-// get is r.Get(path). A path of plain keys and array indexes, perhaps ending in "#" (a
-// list's length), which is what adapters ask, is walked by the session's own scan: it
+// get is r.Get(path); see find.
+func (s *Session) get(r gjson.Result, path string) gjson.Result { return s.find(r, parsePath(path)) }
+
+// A path is a gjson path read for the session's walk (see find).
+type path struct {
+	text string
+	// walk: every component is a plain key or index (steps), perhaps but for a final "#"
+	// (count); gjson reads the path otherwise.
+	walk  bool
+	steps []step
+	count bool
+}
+
+// step is one component of a walked path: a key, and the array index it reads as (-1 for
+// none).
+type step struct {
+	key   string
+	index int
+}
+
+func parsePath(text string) path {
+	p := path{text: text}
+	prefix := text
+	if t, ok := strings.CutSuffix(text, "#"); ok && (t == "" || len(t) > 1 && strings.HasSuffix(t, ".")) {
+		prefix, p.count = strings.TrimSuffix(t, "."), true
+	}
+	if prefix == "" {
+		p.walk = p.count
+		return p
+	}
+	for part := range strings.SplitSeq(prefix, ".") {
+		if !plainKey(part) {
+			return path{text: text}
+		}
+		index, ok := arrayIndex(part)
+		if !ok {
+			index = -1
+		}
+		p.steps = append(p.steps, step{part, index})
+	}
+	p.walk = true
+	return p
+}
+
+// find is r.Get(p.text). A path of plain keys and array indexes, perhaps ending in "#"
+// (a list's length), which is what adapters ask, is walked by the session's own scan: it
 // stops at the member or element it wants without finding where that one ends when the
 // path goes on below it, whereas gjson reads to the end of a list whose first element
 // lacks the key. Adapters read a dozen paths below the first image and variant of every
 // product of a page. Large objects' members and large lists' elements are looked up in
 // their indexes. Any other path (modifiers, wildcards, queries, escapes) is gjson's.
-func (s *Session) get(r gjson.Result, path string) gjson.Result {
-	prefix, count := path, false
-	if p, ok := strings.CutSuffix(path, "#"); ok && (p == "" || strings.HasSuffix(p, ".")) {
-		prefix, count = strings.TrimSuffix(p, "."), true
-	}
-	if prefix != "" && !plainPath(prefix) || prefix == "" && !count {
-		return r.Get(path)
+func (s *Session) find(r gjson.Result, p path) gjson.Result {
+	if !p.walk {
+		return r.Get(p.text)
 	}
 	// exact: raw ends where the value does; otherwise it runs on past it, to the end of
 	// the text it was found in, which reading further down needs no more.
 	raw, exact := strings.TrimLeft(r.Raw, " \t\r\n"), true
-	for rest := prefix; rest != ""; {
-		part, after, more := strings.Cut(rest, ".")
-		open := more || count
+	for i, st := range p.steps {
+		open := p.count || i < len(p.steps)-1
 		var found bool
 		switch {
 		case raw == "":
 			return gjson.Result{}
 		case raw[0] == '{' && exact && len(raw) >= indexAbove:
-			raw, found = lookupMember(s.members(raw), part)
+			raw, found = lookupMember(s.members(raw), st.key)
 		case raw[0] == '{':
-			raw, found = findMember(raw, part, open)
+			raw, found = findMember(raw, st.key, open)
 			exact = !open
 		case raw[0] == '[':
-			n, ok := arrayIndex(part)
-			if !ok {
-				return r.Get(path)
+			if st.index < 0 {
+				return r.Get(p.text)
 			}
 			if elems, ok := s.lists[keyOfText(raw)]; ok && exact {
-				if found = n < len(elems); found {
-					raw = elems[n].Raw
+				if found = st.index < len(elems); found {
+					raw = elems[st.index].Raw
 				}
 				break
 			}
-			raw, found = findElement(raw, n, open)
+			raw, found = findElement(raw, st.index, open)
 			exact = !open
 		}
 		if !found {
 			return gjson.Result{}
 		}
-		rest = after
 	}
-	if !count {
+	if !p.count {
 		return gjson.Parse(raw)
 	}
-	if raw == "" || raw[0] != '[' {
-		return r.Get(path)
+	switch {
+	case raw != "" && raw[0] == '{':
+		return r.Get(p.text) // gjson reads "#" as a key
+	case raw == "" || raw[0] != '[':
+		return gjson.Result{}
 	}
 	n, ok := 0, false
 	if exact {
@@ -91,20 +131,6 @@ func (s *Session) get(r gjson.Result, path string) gjson.Result {
 		n = countElements(raw)
 	}
 	return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.Itoa(n)}
-}
-
-// plainPath reports whether every component of path is a plain key.
-func plainPath(path string) bool {
-	for {
-		part, rest, more := strings.Cut(path, ".")
-		if !plainKey(part) {
-			return false
-		}
-		if !more {
-			return true
-		}
-		path = rest
-	}
 }
 
 // arrayIndex is part read as an array index: digits, short enough not to overflow.

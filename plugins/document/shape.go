@@ -90,7 +90,7 @@ type shapeNode struct {
 	op shapeOp
 	// path: the gjson path, and which value it starts from (0 the current one, n the
 	// var "$n").
-	path string
+	path path
 	from int
 	// raw is a const's JSON; index's base.
 	raw  string
@@ -148,7 +148,7 @@ func compileNode(t gjson.Result, depth int) (*shapeNode, error) {
 }
 
 func compilePath(p string) (*shapeNode, error) {
-	n := &shapeNode{op: shapePath, path: p}
+	n := &shapeNode{op: shapePath, path: parsePath(p)}
 	if !strings.HasPrefix(p, "$") {
 		return n, nil
 	}
@@ -168,7 +168,7 @@ func compilePath(p string) (*shapeNode, error) {
 	default:
 		return nil, fmt.Errorf("path %q: a var is followed by a dot", p)
 	}
-	n.path = rest
+	n.path = parsePath(rest)
 	return n, nil
 }
 
@@ -414,10 +414,10 @@ func (sh *shaper) resolve(n *shapeNode, cur gjson.Result) gjson.Result {
 		}
 		base = sh.vars[n.from-1]
 	}
-	if n.path == "" {
+	if n.path.text == "" {
 		return base
 	}
-	return sh.s.get(base, n.path)
+	return sh.s.find(base, n.path)
 }
 
 // value evaluates n and parses its result again: the conversions and $each read a value,
