@@ -181,6 +181,12 @@ func (b nativeBackend) query(node uint32, expr string) uint32 {
 	return uint32(h)
 }
 
+func (b nativeBackend) ancestor(node uint32, css string) uint32 {
+	h, err := b.s.Ancestor(document.Node(node), css)
+	check(err)
+	return uint32(h)
+}
+
 func (b nativeBackend) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
 	n := document.Node(node)
 	switch what {

@@ -89,6 +89,18 @@ func (n Node) findWords(kind wordsKind, words []string) []Node {
 	return out
 }
 
+// Ancestor returns the nearest element above n (n itself excluded) that the CSS
+// selector matches, or a node that does not exist: a.Ancestor("li, article,
+// [class*=product]") is the tile around a product link, a.Ancestor("header, nav").Exists()
+// says the link is in the page's menus. The host matches each element with a compiled
+// selector, where the XPath ancestor::*[…][1] costs microseconds per element. ABI 1.3.
+func (n Node) Ancestor(css string) Node {
+	if n.h == 0 {
+		return Node{}
+	}
+	return Node{n.b.ancestor(n.h, css), n.b}
+}
+
 // TextOf returns the text of the first node expr selects under n, or "".
 func (n Node) TextOf(expr string) string { return n.FindOne(expr).Text() }
 

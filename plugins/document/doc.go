@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/andybalholm/cascadia"
 	"github.com/antchfx/htmlquery"
 	"github.com/tidwall/gjson"
 	"golang.org/x/net/html"
@@ -83,6 +84,8 @@ type Session struct {
 	// shapes keeps compiled Shape templates from call to call: an adapter sends the same
 	// few templates for every page.
 	shapes map[string]*shapeNode
+	// selectors keeps compiled CSS selectors the same way (css.go).
+	selectors map[string]cascadia.Matcher
 	// indexes and lists hold the members of large objects and the elements of large lists
 	// read during the call (index.go); listScratch is split's buffer for lists it passes.
 	indexes     map[textKey][]member

@@ -111,6 +111,23 @@ func TestGuestShapesAndSplicesThroughTheHost(t *testing.T) {
 	mustExtractOK(t, m)
 }
 
+func TestGuestFindsAncestorsByCSSThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "ancestor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The li's nearest match of "body, ul" is the ul; the li itself is not its own
+	// ancestor; nothing is above html.
+	if p := resp.Product; p == nil || *p.Title != "ul||" {
+		t.Fatalf("product %+v: want the title %q", p, "ul||")
+	}
+	if _, err := extract(m, "badcss"); err == nil || !strings.Contains(err.Error(), `css selector "ul["`) {
+		t.Errorf("badcss: error = %v, want one naming the selector", err)
+	}
+	mustExtractOK(t, m)
+}
+
 func TestUnknownABIMajorIsRefused(t *testing.T) {
 	rt := newRuntime(t, wasm.Config{})
 	_, err := rt.Load(context.Background(), "future", abiV2Module())

@@ -67,6 +67,13 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		c.Splice("product.images", ld.Shape(`{"$each":"@this","$map":{"url":{"$concat":[{"$const":"https://img/"},"@type"]},"position":{"$index":1}}}`))
 		c.Splice("product.description", ld.Shape(`{"$text":"0.description"}`))
 		return &sdk.Product{Title: &title}, nil
+	case "ancestor":
+		// ABI 1.3: the nearest element above a node that a CSS selector matches.
+		li := c.Page().HTML().FindOne("//li")
+		title := li.Ancestor("body, ul").Name() + "|" + li.Ancestor("li, h1").Name() + "|" + li.Ancestor("html").Ancestor("*").Name()
+		return &sdk.Product{Title: &title}, nil
+	case "badcss":
+		c.Page().HTML().FindOne("//li").Ancestor("ul[")
 	case "badshape":
 		c.Page().JSONLD().Shape(`{"$each":"x"}`)
 	case "badsplice":

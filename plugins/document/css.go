@@ -1,0 +1,50 @@
+package document
+
+import (
+	"fmt"
+
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
+)
+
+// Ancestor returns the nearest element above n (n itself excluded) that the CSS selector
+// matches, or 0 (ABI 1.3, node_ancestor). Listing heuristics ask it of every link of a
+// page: the tile around a link ("li, article, [class*=product]"), whether a link sits in
+// the page's menus ("header, nav"), whether a price is struck through ("s, del"). As XPath
+// (ancestor::*[self::li or contains(@class,'product')…][1]) each cost tens of
+// microseconds, evaluated by cloning the predicate at every ancestor; a compiled selector
+// matches an element in nanoseconds.
+func (s *Session) Ancestor(n Node, selector string) (Node, error) {
+	m, err := s.compiledSelector(selector)
+	if err != nil {
+		return 0, err
+	}
+	start := s.node(n)
+	if start == nil {
+		return 0, nil
+	}
+	for p := start.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && m.Match(p) {
+			return s.addNode(p)
+		}
+	}
+	return 0, nil
+}
+
+// maxCachedSelectors bounds a session's compiled selectors, like maxCachedShapes.
+const maxCachedSelectors = 256
+
+func (s *Session) compiledSelector(selector string) (cascadia.Matcher, error) {
+	if m, ok := s.selectors[selector]; ok {
+		return m, nil
+	}
+	m, err := cascadia.Compile(selector)
+	if err != nil {
+		return nil, fmt.Errorf("css selector %q: %w", selector, err)
+	}
+	if s.selectors == nil || len(s.selectors) >= maxCachedSelectors {
+		s.selectors = make(map[string]cascadia.Matcher)
+	}
+	s.selectors[selector] = m
+	return m, nil
+}
