@@ -203,9 +203,9 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	return out, nil
 }
 
-// chrome is the XPath condition of a node inside the page's header, menus, footer or
-// breadcrumbs, where product links are featured items, not the collection's.
-const chrome = "ancestor::header or ancestor::nav or ancestor::footer or ancestor::*[@role='navigation']"
+// chrome selects the page's header, menus, footer and breadcrumbs, where product links
+// are featured items, not the collection's.
+const chrome = "header, nav, footer, [role=navigation]"
 
 // listings reads the product tiles of a listing page: links to product-like paths, or,
 // when the store's paths say nothing, links that wrap an image and sit by a price.
@@ -223,7 +223,14 @@ func listings(root sdk.Node, base *url.URL) []sdk.Listing {
 		out = append(out, sdk.Listing{URL: key})
 		fill(&out[len(out)-1], a, base)
 	}
-	anchors := root.Find("//a[@href][not(" + chrome + ")]")
+	// Each link's menus are looked for by the host with a CSS selector: as the XPath
+	// predicate not(ancestor::header or …) over every link, it cost a tenth of listing a page.
+	var anchors []sdk.Node
+	for _, a := range root.Find("//a[@href]") {
+		if !a.Ancestor(chrome).Exists() {
+			anchors = append(anchors, a)
+		}
+	}
 	for _, a := range anchors {
 		u := sameSiteURL(base, a.Attr("href"))
 		if u == nil {
@@ -273,10 +280,13 @@ func listings(root sdk.Node, base *url.URL) []sdk.Listing {
 	return out
 }
 
+// tile selects the elements that hold a product's tile.
+const tile = "li, article, [class*=product], [class*=tile], [class*=card], [class*=item]"
+
 // tileOf returns the element holding a product link's tile: the nearest list item,
 // article or product/card/tile-classed element, else the link's parent.
 func tileOf(a sdk.Node) sdk.Node {
-	t := a.FindOne("ancestor::*[self::li or self::article or contains(@class,'product') or contains(@class,'tile') or contains(@class,'card') or contains(@class,'item')][1]")
+	t := a.Ancestor(tile)
 	if !t.Exists() {
 		t = a.FindOne("..")
 	}
@@ -303,9 +313,8 @@ func ownTile(a, tile sdk.Node) bool {
 // formerPrice is the XPath test of an element that shows a former, struck-through price.
 const formerPrice = "self::s or self::del or self::strike or contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')"
 
-// currentPrice selects a price element itself unless it, or an element around it, shows
-// a former price.
-const currentPrice = "self::*[not(" + formerPrice + ")][not(ancestor::s or ancestor::del or ancestor::strike)]"
+// struck selects the elements that strike a former price through.
+const struck = "s, del, strike"
 
 // priceTexts selects, under a price element, the texts up to two elements down that no
 // former-price element encloses. Written as steps down from the price element, not as a
@@ -319,7 +328,8 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	// The host finds the price-classed elements in one walk; an XPath of contains() over
 	// the tile's every element cost a third of listing a page.
 	for _, p := range tile.FindClass("price") {
-		if !p.FindOne(currentPrice).Exists() {
+		// A current price neither shows a former price itself nor sits in a struck element.
+		if !p.FindOne("self::*[not("+formerPrice+")]").Exists() || p.Ancestor(struck).Exists() {
 			continue
 		}
 		texts = append(texts, p.Find(priceTexts)...)
@@ -415,7 +425,11 @@ func nextPage(root sdk.Node, base *url.URL) string {
 			return u
 		}
 	}
-	for _, a := range root.Find("//a[@href][not(ancestor::header or ancestor::nav[not(contains(@class,'pag') or contains(@aria-label,'agination'))])]") {
+	for _, a := range root.Find("//a[@href]") {
+		// Menus hold no next page, but a nav may be the pagination itself.
+		if a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
+			continue
+		}
 		label := firstText(a.Text, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
 		if !isNextLabel(label) {
 			continue

@@ -139,3 +139,29 @@ func TestTilePriceSkipsFormerPrices(t *testing.T) {
 		}
 	}
 }
+
+// Product links in the page's menus are featured items, not the collection's; a next
+// link in the header is not the grid's, but one in a pagination nav is.
+func TestListSkipsMenusButFollowsPaginationNav(t *testing.T) {
+	const page = `<html><body><header><nav><a href="/products/featured">Featured</a><a href="/deals">Next</a></nav></header>
+<ul><li class="item"><a href="/products/rake">Rake</a><span class="price">$9</span></li>
+<li class="item"><a href="/products/hoe">Hoe</a><span class="price">$7</span></li></ul>
+<div role="navigation"><a href="/products/crumb">Crumb</a></div>
+<nav class="pagination"><a href="/all?page=2">Next</a></nav>
+<footer><a href="/products/gift-card">Gift card</a></footer></body></html>`
+	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
+	got, err := set.List(context.Background(), "", site+"/all", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, l := range got.Listings {
+		urls = append(urls, l.URL)
+	}
+	if want := []string{site + "/products/rake", site + "/products/hoe"}; !slices.Equal(urls, want) {
+		t.Errorf("listings %q, want %q", urls, want)
+	}
+	if got.Next != site+"/all?page=2" {
+		t.Errorf("next %q, want the pagination nav's", got.Next)
+	}
+}
