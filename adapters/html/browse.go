@@ -280,13 +280,13 @@ func listings(root sdk.Node, base *url.URL) []sdk.Listing {
 	return out
 }
 
-// tile selects the elements that hold a product's tile.
-const tile = "li, article, [class*=product], [class*=tile], [class*=card], [class*=item]"
+// tileElements selects the elements that hold a product's tile.
+const tileElements = "li, article, [class*=product], [class*=tile], [class*=card], [class*=item]"
 
 // tileOf returns the element holding a product link's tile: the nearest list item,
 // article or product/card/tile-classed element, else the link's parent.
 func tileOf(a sdk.Node) sdk.Node {
-	t := a.Ancestor(tile)
+	t := a.Ancestor(tileElements)
 	if !t.Exists() {
 		t = a.FindOne("..")
 	}
