@@ -36,10 +36,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // readBody reads r, undoing contentEncoding, and refuses more than limit bytes either on
-// the wire or decoded. wire is the number of bytes read from r. The body is read into a
-// buffer from bufs and copied out at its final size: reading a body of unknown length
-// (chunked) straight into a growing slice allocates about twice its size.
-func readBody(r io.Reader, contentEncoding string, limit int64, bufs *sync.Pool) (body []byte, wire int64, err error) {
+// the wire or decoded. wire is the number of bytes read from r. A body of known length
+// (size, the Content-Length; -1 when unknown), not encoded, is read straight into a slice
+// of that size. Any other is read in blocks from blocks and copied once into a slice of
+// its final size: read into a growing slice, a body of unknown length (chunked) was copied
+// at every doubling into fresh memory, and a pooled growing buffer did not survive the
+// garbage collections that megabyte pages bring.
+func readBody(r io.Reader, contentEncoding string, size, limit int64, blocks *sync.Pool) (body []byte, wire int64, err error) {
 	cr := &countingReader{r: r}
 	var in io.Reader = &limitedReader{r: cr, left: limit}
 	// Encodings are listed in the order they were applied; undo them last first.
@@ -50,25 +53,59 @@ func readBody(r io.Reader, contentEncoding string, limit int64, bufs *sync.Pool)
 			return nil, cr.n, err
 		}
 	}
-	buf, _ := bufs.Get().(*bytes.Buffer)
-	if buf == nil {
-		buf = new(bytes.Buffer)
+	in = &limitedReader{r: in, left: limit}
+	if coding := strings.TrimSpace(contentEncoding); size >= 0 && size <= limit && (coding == "" || strings.EqualFold(coding, "identity")) {
+		body = make([]byte, size)
+		if _, err := io.ReadFull(in, body); err != nil {
+			return nil, cr.n, err
+		}
+		return body, cr.n, nil
 	}
+	var read []*[bodyBlock]byte
 	defer func() {
-		// A rare huge body is not kept alive for the next small one.
-		if buf.Cap() <= maxPooledBody {
-			buf.Reset()
-			bufs.Put(buf)
+		for _, b := range read {
+			blocks.Put(b)
 		}
 	}()
-	if _, err := buf.ReadFrom(&limitedReader{r: in, left: limit}); err != nil {
-		return nil, cr.n, err
+	total, last := 0, 0
+	for {
+		block, _ := blocks.Get().(*[bodyBlock]byte)
+		if block == nil {
+			block = new([bodyBlock]byte)
+		}
+		read = append(read, block)
+		last, err = fill(in, block[:])
+		total += last
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, cr.n, err
+		}
 	}
-	return bytes.Clone(buf.Bytes()), cr.n, nil
+	body = make([]byte, 0, total)
+	for _, b := range read[:len(read)-1] {
+		body = append(body, b[:]...)
+	}
+	return append(body, read[len(read)-1][:last]...), cr.n, nil
 }
 
-// maxPooledBody is the largest read buffer kept for reuse.
-const maxPooledBody = 4 << 20
+// fill reads from r until p is full (nil error) or r ends (io.EOF, with what p got) or
+// fails.
+func fill(r io.Reader, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := r.Read(p[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// bodyBlock is the unit in which a body of unknown length is read.
+const bodyBlock = 64 << 10
 
 func decoder(coding string, r io.Reader) (io.Reader, error) {
 	switch coding {

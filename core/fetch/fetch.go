@@ -26,7 +26,7 @@ type Fetcher struct {
 	hosts        hosts
 	cache        *cache
 	stats        counters
-	bodyBuffers  sync.Pool // *bytes.Buffer, see readBody
+	bodyBlocks   sync.Pool // *[bodyBlock]byte, see readBody
 }
 
 // Request is one URL to fetch (always with GET).
@@ -337,7 +337,7 @@ func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.H
 		f.log.Debug("fetched", "url", u.String(), "status", resp.StatusCode, "duration", time.Since(start))
 		return res, 0, nil
 	}
-	body, wire, err := readBody(resp.Body, resp.Header.Get("Content-Encoding"), f.opts.MaxBodyBytes, &f.bodyBuffers)
+	body, wire, err := readBody(resp.Body, resp.Header.Get("Content-Encoding"), resp.ContentLength, f.opts.MaxBodyBytes, &f.bodyBlocks)
 	f.stats.bytes.Add(wire)
 	if err != nil {
 		if errors.Is(err, ErrBodyTooLarge) {

@@ -327,6 +327,47 @@ func TestBodySizeLimit(t *testing.T) {
 	}
 }
 
+// Bodies of any size arrive whole, whether their length is declared or they are chunked,
+// around the sizes of the blocks a body of unknown length is read in; a cut body fails.
+func TestBodiesArriveWhole(t *testing.T) {
+	sizes := []int{0, 1, bodyBlock - 1, bodyBlock, bodyBlock + 1, 3*bodyBlock + 7}
+	body := make([]byte, sizes[len(sizes)-1])
+	for i := range body {
+		body[i] = byte('a' + i%26 + i/bodyBlock)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		switch r.URL.Path {
+		case "/declared":
+			w.Header().Set("Content-Length", strconv.Itoa(n))
+			_, _ = w.Write(body[:n])
+		case "/chunked":
+			_, _ = w.Write(body[:n/2])
+			w.(http.Flusher).Flush()
+			_, _ = w.Write(body[n/2 : n])
+		case "/cut-gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(gz.Bytes()[:gz.Len()/2])
+		}
+	})
+	f := newFetcher(t, testOptions())
+	for _, path := range []string{"/declared", "/chunked"} {
+		for _, n := range sizes {
+			resp, err := get(context.Background(), f, fmt.Sprintf("%s%s?n=%d", s.URL, path, n))
+			if err != nil || !bytes.Equal(resp.Body, body[:n]) {
+				t.Errorf("%s of %d bytes: %v, %d bytes back, want them whole", path, n, err, len(resp.Body))
+			}
+		}
+	}
+	if resp, err := get(context.Background(), f, s.URL+"/cut-gzip"); err == nil {
+		t.Errorf("a cut gzip stream gave %d bytes, want an error", len(resp.Body))
+	}
+}
+
 // Compressed bodies come back decompressed, whatever the coding.
 func TestCompressedBodies(t *testing.T) {
 	page := []byte(strings.Repeat("<p>Blue suede shoes, 39.90 EUR</p>", 50))
