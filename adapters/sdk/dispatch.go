@@ -17,8 +17,9 @@ type backend interface {
 	queryAll(node uint32, expr string) []uint32
 	query(node uint32, expr string) uint32
 	queryWords(node uint32, kind wordsKind, words string) []uint32
-	// ancestor is the nearest element above node matching a CSS selector (ABI 1.3).
-	ancestor(node uint32, css string) uint32
+	// ancestor is the nearest element above node and below within (0: the document)
+	// matching a CSS selector (ABI 1.3).
+	ancestor(node uint32, css string, within uint32) uint32
 	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
 	get(v uint32, path string) uint32
 	kind(v uint32) Kind

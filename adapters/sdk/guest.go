@@ -109,7 +109,7 @@ func hostQueryAll(node uint32, expr unsafe.Pointer, exprLen uint32, out unsafe.P
 func hostQueryWords(node, kind uint32, words unsafe.Pointer, wordsLen uint32, out unsafe.Pointer, capacity uint32) int32
 
 //go:wasmimport stockroom node_ancestor
-func hostNodeAncestor(node uint32, css unsafe.Pointer, cssLen uint32) int32
+func hostNodeAncestor(node uint32, css unsafe.Pointer, cssLen, within uint32) int32
 
 //go:wasmimport stockroom node_string
 func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
@@ -256,8 +256,8 @@ func (guest) query(node uint32, expr string) uint32 {
 	return handleResult(hostQueryOne(node, strPtr(expr), uint32(len(expr))))
 }
 
-func (guest) ancestor(node uint32, css string) uint32 {
-	return handleResult(hostNodeAncestor(node, strPtr(css), uint32(len(css))))
+func (guest) ancestor(node uint32, css string, within uint32) uint32 {
+	return handleResult(hostNodeAncestor(node, strPtr(css), uint32(len(css)), within))
 }
 
 func (guest) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {

@@ -181,8 +181,8 @@ func (b nativeBackend) query(node uint32, expr string) uint32 {
 	return uint32(h)
 }
 
-func (b nativeBackend) ancestor(node uint32, css string) uint32 {
-	h, err := b.s.Ancestor(document.Node(node), css)
+func (b nativeBackend) ancestor(node uint32, css string, within uint32) uint32 {
+	h, err := b.s.Ancestor(document.Node(node), css, document.Node(within))
 	check(err)
 	return uint32(h)
 }

@@ -94,11 +94,16 @@ func (n Node) findWords(kind wordsKind, words []string) []Node {
 // [class*=product]") is the tile around a product link, a.Ancestor("header, nav").Exists()
 // says the link is in the page's menus. The host matches each element with a compiled
 // selector, where the XPath ancestor::*[…][1] costs microseconds per element. ABI 1.3.
-func (n Node) Ancestor(css string) Node {
+func (n Node) Ancestor(css string) Node { return n.AncestorWithin(css, Node{}) }
+
+// AncestorWithin is Ancestor looking no higher than below container (which must be
+// above n to stop the search): t.AncestorWithin("s, del", price) says whether a text sits
+// in a struck element inside a price element, whatever the page wraps the price in. ABI 1.3.
+func (n Node) AncestorWithin(css string, container Node) Node {
 	if n.h == 0 {
 		return Node{}
 	}
-	return Node{n.b.ancestor(n.h, css), n.b}
+	return Node{n.b.ancestor(n.h, css, container.h), n.b}
 }
 
 // TextOf returns the text of the first node expr selects under n, or "".

@@ -7,14 +7,14 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Ancestor returns the nearest element above n (n itself excluded) that the CSS selector
-// matches, or 0 (ABI 1.3, node_ancestor). Listing heuristics ask it of every link of a
+// Ancestor returns the nearest element above n (n itself excluded) and below within (0:
+// the document) that the CSS selector matches, or 0 (ABI 1.3, node_ancestor). Listing heuristics ask it of every link of a
 // page: the tile around a link ("li, article, [class*=product]"), whether a link sits in
 // the page's menus ("header, nav"), whether a price is struck through ("s, del"). As XPath
 // (ancestor::*[self::li or contains(@class,'product')…][1]) each cost tens of
 // microseconds, evaluated by cloning the predicate at every ancestor; a compiled selector
 // matches an element in nanoseconds.
-func (s *Session) Ancestor(n Node, selector string) (Node, error) {
+func (s *Session) Ancestor(n Node, selector string, within Node) (Node, error) {
 	m, err := s.compiledSelector(selector)
 	if err != nil {
 		return 0, err
@@ -23,7 +23,8 @@ func (s *Session) Ancestor(n Node, selector string) (Node, error) {
 	if start == nil {
 		return 0, nil
 	}
-	for p := start.Parent; p != nil; p = p.Parent {
+	stop := s.node(within)
+	for p := start.Parent; p != nil && p != stop; p = p.Parent {
 		if p.Type == html.ElementNode && m.Match(p) {
 			return s.addNode(p)
 		}

@@ -15,19 +15,23 @@ func TestAncestor(t *testing.T) {
 	root, _ := s.HTML(0)
 	link, _ := s.Query(root, "//a")
 	price, _ := s.Query(root, "//span")
+	grid, _ := s.Query(root, "//ul")
 	for _, c := range []struct {
 		from     Node
 		selector string
+		within   Node
 		want     string // tag and class of the match, "" for none
 	}{
-		{link, "li, article, [class*=product], [class*=tile]", "div.tile"}, // the nearest, not the link itself
-		{link, "li, [class*=card]", "li.product-card"},                     // class substrings, as contains()
-		{link, "header, nav, footer, [role=navigation]", "nav."},           // a menu around the grid
-		{link, "header, footer, [role=navigation]", ""},                    // none above it
-		{price, "s, del, strike", "del."},                                  // a struck-through price
-		{root, "*", ""},                                                    // nothing is above the document
+		{link, "li, article, [class*=product], [class*=tile]", 0, "div.tile"}, // the nearest, not the link itself
+		{link, "li, [class*=card]", 0, "li.product-card"},                     // class substrings, as contains()
+		{link, "header, nav, footer, [role=navigation]", 0, "nav."},           // a menu around the grid
+		{link, "header, footer, [role=navigation]", 0, ""},                    // none above it
+		{price, "s, del, strike", 0, "del."},                                  // a struck-through price
+		{root, "*", 0, ""},
+		{link, "li, nav", grid, "li.product-card"}, // below the grid: the tile
+		{link, "nav", grid, ""},                    // the menu is above the grid                                                    // nothing is above the document
 	} {
-		got, err := s.Ancestor(c.from, c.selector)
+		got, err := s.Ancestor(c.from, c.selector, c.within)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +44,7 @@ func TestAncestor(t *testing.T) {
 			t.Errorf("Ancestor(%s, %q) = %q, want %q", s.Name(c.from), c.selector, desc, c.want)
 		}
 	}
-	if _, err := s.Ancestor(link, "li["); err == nil || !strings.Contains(err.Error(), `"li["`) {
+	if _, err := s.Ancestor(link, "li[", 0); err == nil || !strings.Contains(err.Error(), `"li["`) {
 		t.Errorf("bad selector: error %v, want one naming it", err)
 	}
 }

@@ -118,9 +118,9 @@ func TestGuestFindsAncestorsByCSSThroughTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The li's nearest match of "body, ul" is the ul; the li itself is not its own
-	// ancestor; nothing is above html.
-	if p := resp.Product; p == nil || *p.Title != "ul||" {
-		t.Fatalf("product %+v: want the title %q", p, "ul||")
+	// ancestor; nothing is above html; within the ul, body is not looked at.
+	if p := resp.Product; p == nil || *p.Title != "ul|||" {
+		t.Fatalf("product %+v: want the title %q", p, "ul|||")
 	}
 	if _, err := extract(m, "badcss"); err == nil || !strings.Contains(err.Error(), `css selector "ul["`) {
 		t.Errorf("badcss: error = %v, want one naming the selector", err)

@@ -195,8 +195,8 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		hs, err := st.session.FindWords(document.Node(uint32(s[0])), document.WordsKind(uint32(s[1])), words, st.handles[:0])
 		s[0] = handleList(m, st, hs, err, s[4], s[5])
 	})
-	def("node_ancestor", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
-		h, err := st.session.Ancestor(document.Node(uint32(s[0])), string(read(m, s[1], s[2])))
+	def("node_ancestor", p(I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		h, err := st.session.Ancestor(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), document.Node(uint32(s[3])))
 		s[0] = handle(st, h, err)
 	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {

@@ -69,8 +69,10 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		return &sdk.Product{Title: &title}, nil
 	case "ancestor":
 		// ABI 1.3: the nearest element above a node that a CSS selector matches.
-		li := c.Page().HTML().FindOne("//li")
-		title := li.Ancestor("body, ul").Name() + "|" + li.Ancestor("li, h1").Name() + "|" + li.Ancestor("html").Ancestor("*").Name()
+		root := c.Page().HTML()
+		li := root.FindOne("//li")
+		title := li.Ancestor("body, ul").Name() + "|" + li.Ancestor("li, h1").Name() + "|" + li.Ancestor("html").Ancestor("*").Name() +
+			"|" + li.AncestorWithin("body, html", root.FindOne("//ul")).Name()
 		return &sdk.Product{Title: &title}, nil
 	case "badcss":
 		c.Page().HTML().FindOne("//li").Ancestor("ul[")
