@@ -310,36 +310,50 @@ func ownTile(a, tile sdk.Node) bool {
 	return tile.Exists()
 }
 
-// formerPrice is the XPath test of an element that shows a former, struck-through price.
-const formerPrice = "self::s or self::del or self::strike or contains(@class,'was') or contains(@class,'compare') or contains(@class,'old')"
+// formerPrice selects the elements that show a former price: struck through, or classed
+// as the price it was (was, compare-at, old).
+const formerPrice = "s, del, strike, [class*=was], [class*=compare], [class*=old]"
 
 // struck selects the elements that strike a former price through.
 const struck = "s, del, strike"
 
-// priceTexts selects, under a price element, the texts up to two elements down that no
-// former-price element encloses. Written as steps down from the price element, not as a
-// test of every text's ancestors: those reach up to the document's root, and tested with
-// contains() on each, they were half of listing a page.
-const priceTexts = "text() | *[not(" + formerPrice + ")]/text() | *[not(" + formerPrice + ")]/*[not(" + formerPrice + ")]/text()"
-
 // tilePrice reads the price a tile shows, skipping struck-through former prices.
 func tilePrice(tile sdk.Node) (float64, bool) {
-	var texts []sdk.Node
 	// The host finds the price-classed elements in one walk; an XPath of contains() over
-	// the tile's every element cost a third of listing a page.
+	// the tile's every element cost a third of listing a page. A price's texts are then
+	// tested one by one, by the host with a CSS selector, for a former price between the
+	// price element and the text: as XPath steps down from the price element skipping
+	// former prices, that was a tenth of listing a page.
+	shown := false // a current price element shows some text
 	for _, p := range tile.FindClass("price") {
-		// A current price neither shows a former price itself nor sits in a struck element.
-		if !p.FindOne("self::*[not("+formerPrice+")]").Exists() || p.Ancestor(struck).Exists() {
+		if p.Ancestor(struck).Exists() {
 			continue
 		}
-		texts = append(texts, p.Find(priceTexts)...)
+		// Looking no higher than p's parent, the test covers p itself too.
+		parent := p.Ancestor("*")
+		for _, t := range p.Find(".//text()") {
+			s := t.Text()
+			digits := strings.ContainsAny(s, "0123456789")
+			if !digits && shown || t.AncestorWithin(formerPrice, parent).Exists() {
+				continue
+			}
+			shown = true
+			if !digits {
+				continue
+			}
+			if f, ok := sdk.ParsePrice(s); ok {
+				return f, true
+			}
+		}
 	}
-	if len(texts) == 0 {
-		texts = tile.Find(".//text()[not(ancestor::a or ancestor::s or ancestor::del or ancestor::strike)]")
+	if shown {
+		return 0, false
 	}
-	for _, t := range texts {
+	// No price element: the first price-like text of the tile outside links and struck
+	// elements.
+	for _, t := range tile.Find(".//text()") {
 		s := t.Text()
-		if !strings.ContainsAny(s, "0123456789") {
+		if !strings.ContainsAny(s, "0123456789") || t.Ancestor("a, "+struck).Exists() {
 			continue
 		}
 		if f, ok := sdk.ParsePrice(s); ok {

@@ -119,6 +119,8 @@ func TestTilePriceSkipsFormerPrices(t *testing.T) {
 		{`<div class="price price--old">$40</div><div class="price">$35</div>`, 35},
 		{`<s><span class="price">$50</span></s><span class="price">$45</span>`, 45},
 		{`<p>Only <b>$12</b> today</p>`, 12},
+		{`<div class="bold-deals"><span class="price">$5</span></div>`, 5},          // "old" above the price is no former price
+		{`<div class="price"><span><b><del>$9</del> <i>$8</i></b></span></div>`, 8}, // deep inside the price element
 	}
 	page := "<html><body><ul>"
 	for i, c := range cases {
