@@ -196,8 +196,9 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.Fail("bad page URL %q", target)
 	}
 	root := d.HTML()
-	out := sdk.Page{Listings: listings(root, base)}
-	if next := nextPage(root, base); next != "" && next != target && next != c.URL() {
+	links := root.Find("//a[@href]")
+	out := sdk.Page{Listings: listings(links, base)}
+	if next := nextPage(root, links, base); next != "" && next != target && next != c.URL() {
 		out.Next = next
 	}
 	return out, nil
@@ -207,9 +208,10 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 // are featured items, not the collection's.
 const chrome = "header, nav, footer, [role=navigation]"
 
-// listings reads the product tiles of a listing page: links to product-like paths, or,
-// when the store's paths say nothing, links that wrap an image and sit by a price.
-func listings(root sdk.Node, base *url.URL) []sdk.Listing {
+// listings reads the product tiles of a listing page from its links: links to
+// product-like paths, or, when the store's paths say nothing, links that wrap an image
+// and sit by a price.
+func listings(links []sdk.Node, base *url.URL) []sdk.Listing {
 	var out []sdk.Listing
 	seen := map[string]int{}
 	add := func(a sdk.Node, u *url.URL) {
@@ -226,7 +228,7 @@ func listings(root sdk.Node, base *url.URL) []sdk.Listing {
 	// Each link's menus are looked for by the host with a CSS selector: as the XPath
 	// predicate not(ancestor::header or …) over every link, it cost a tenth of listing a page.
 	var anchors []sdk.Node
-	for _, a := range root.Find("//a[@href]") {
+	for _, a := range links {
 		if !a.Ancestor(chrome).Exists() {
 			anchors = append(anchors, a)
 		}
@@ -422,7 +424,7 @@ var nextWords = map[string]bool{
 
 // nextPage finds the following page of a listing: rel="next" (link or anchor), else an
 // anchor whose text or label says next, or which is only a forward arrow.
-func nextPage(root sdk.Node, base *url.URL) string {
+func nextPage(root sdk.Node, links []sdk.Node, base *url.URL) string {
 	resolve := func(href string) string {
 		if u := sameSiteURL(base, href); u != nil {
 			return u.String()
@@ -439,13 +441,11 @@ func nextPage(root sdk.Node, base *url.URL) string {
 			return u
 		}
 	}
-	for _, a := range root.Find("//a[@href]") {
-		// Menus hold no next page, but a nav may be the pagination itself.
-		if a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
-			continue
-		}
+	for _, a := range links {
 		label := firstText(a.Text, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
-		if !isNextLabel(label) {
+		// Menus hold no next page, but a nav may be the pagination itself. Asked of the
+		// few links that say next, not of every link.
+		if !isNextLabel(label) || a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
 			continue
 		}
 		if u := resolve(a.Attr("href")); u != "" {
