@@ -351,8 +351,8 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	if shown {
 		return 0, false
 	}
-	// No price element: the first price-like text of the tile outside links and struck
-	// elements.
+	// No current price element shows a text: the first price-like text of the tile outside
+	// links and struck elements.
 	for _, t := range tile.Find(".//text()") {
 		s := t.Text()
 		if !strings.ContainsAny(s, "0123456789") || t.Ancestor("a, "+struck).Exists() {
@@ -422,8 +422,9 @@ var nextWords = map[string]bool{
 	"neste": true, "następna": true, "další": true, "次へ": true, "下一页": true,
 }
 
-// nextPage finds the following page of a listing: rel="next" (link or anchor), else an
-// anchor whose text or label says next, or which is only a forward arrow.
+// nextPage finds the following page of a listing: rel="next" (link or anchor), else the
+// first of the page's links whose text or label says next, or which is only a forward
+// arrow.
 func nextPage(root sdk.Node, links []sdk.Node, base *url.URL) string {
 	resolve := func(href string) string {
 		if u := sameSiteURL(base, href); u != nil {
