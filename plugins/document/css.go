@@ -8,12 +8,12 @@ import (
 )
 
 // Ancestor returns the nearest element above n (n itself excluded) and below within (0:
-// the document) that the CSS selector matches, or 0 (ABI 1.3, node_ancestor). Listing heuristics ask it of every link of a
-// page: the tile around a link ("li, article, [class*=product]"), whether a link sits in
-// the page's menus ("header, nav"), whether a price is struck through ("s, del"). As XPath
-// (ancestor::*[self::li or contains(@class,'product')…][1]) each cost tens of
-// microseconds, evaluated by cloning the predicate at every ancestor; a compiled selector
-// matches an element in nanoseconds.
+// the document) that the CSS selector matches, or 0 (ABI 1.3, node_ancestor). Listing
+// heuristics ask it of every link of a page: the tile around a link ("li, article,
+// [class*=product]"), whether a link sits in the page's menus ("header, nav"), whether a
+// price is struck through ("s, del"). As XPath (ancestor::*[self::li or
+// contains(@class,'product')…][1]) each cost tens of microseconds, evaluated by cloning
+// the predicate at every ancestor; a compiled selector matches an element in nanoseconds.
 func (s *Session) Ancestor(n Node, selector string, within Node) (Node, error) {
 	m, err := s.compiledSelector(selector)
 	if err != nil {
@@ -32,12 +32,19 @@ func (s *Session) Ancestor(n Node, selector string, within Node) (Node, error) {
 	return 0, nil
 }
 
-// maxCachedSelectors bounds a session's compiled selectors, like maxCachedShapes.
-const maxCachedSelectors = 256
+// maxCachedSelectors bounds a session's compiled selectors, like maxCachedShapes;
+// maxSelector bounds what one selector may ask, like maxShapeTemplate.
+const (
+	maxCachedSelectors = 256
+	maxSelector        = 4 << 10
+)
 
 func (s *Session) compiledSelector(selector string) (cascadia.Matcher, error) {
 	if m, ok := s.selectors[selector]; ok {
 		return m, nil
+	}
+	if len(selector) > maxSelector {
+		return nil, fmt.Errorf("css selector of %d bytes exceeds %d", len(selector), maxSelector)
 	}
 	m, err := cascadia.Compile(selector)
 	if err != nil {

@@ -47,4 +47,7 @@ func TestAncestor(t *testing.T) {
 	if _, err := s.Ancestor(link, "li[", 0); err == nil || !strings.Contains(err.Error(), `"li["`) {
 		t.Errorf("bad selector: error %v, want one naming it", err)
 	}
+	if _, err := s.Ancestor(link, strings.Repeat("li,", maxSelector), 0); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Errorf("huge selector: error %v, want one saying it is too long", err)
+	}
 }
