@@ -154,3 +154,10 @@ func FuzzGet(f *testing.F) {
 		}
 	})
 }
+
+// scanMembers lists the members of obj, the text of a valid JSON object, as the session's
+// indexes do for the objects they pass.
+func scanMembers(obj string) []member {
+	members, _ := scanObject(obj, 0, make([]member, 0, 16), skipValue)
+	return members
+}

@@ -197,14 +197,10 @@ func findMember(obj, key string, open bool) (string, bool) {
 		if k, i = readKey(obj, i); i >= len(obj) {
 			return "", false
 		}
-		if k == key && open {
-			return obj[i:], true
-		}
-		end := skipValue(obj, i)
 		if k == key {
-			return obj[i:end], true
+			return valueAt(obj, i, open), true
 		}
-		i = nextItem(obj, end)
+		i = nextItem(obj, skipValue(obj, i))
 	}
 	return "", false
 }
@@ -214,16 +210,21 @@ func findMember(obj, key string, open bool) (string, bool) {
 func findElement(list string, n int, open bool) (string, bool) {
 	i := skipSpace(list, 1)
 	for k := 0; i < len(list) && list[i] != ']'; k++ {
-		if k == n && open {
-			return list[i:], true
-		}
-		end := skipValue(list, i)
 		if k == n {
-			return list[i:end], true
+			return valueAt(list, i, open), true
 		}
-		i = nextItem(list, end)
+		i = nextItem(list, skipValue(list, i))
 	}
 	return "", false
+}
+
+// valueAt is the text of the value that starts at s[i]: to its end, or with open to the
+// end of s, which saves finding its end when a path reads on below it.
+func valueAt(s string, i int, open bool) string {
+	if open {
+		return s[i:]
+	}
+	return s[i:skipValue(s, i)]
 }
 
 // countElements is the length of the list whose text starts list.
@@ -233,13 +234,6 @@ func countElements(list string) int {
 		i = nextItem(list, skipValue(list, i))
 	}
 	return n
-}
-
-// scanMembers lists the members of obj, the text of a valid JSON object: every document
-// the session parses was validated (or repaired) first, so the scan need not check.
-func scanMembers(obj string) []member {
-	members, _ := scanObject(obj, 0, make([]member, 0, 16), skipValue)
-	return members
 }
 
 // scanObject appends to dst the members of the valid JSON object that starts at s[i],
