@@ -155,7 +155,9 @@ func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
 			return nil, ctx.Err()
 		})
 	}()
-	waitStatus(t, store, "crawl-cancel", execution.Running)
+	// The work's step is saved by a report of its own, just after the runner marks the
+	// execution running: cancel once it is, as a client reading the status would.
+	waitStep(t, store, "crawl-cancel", 2, execution.Running)
 	canceledAt := time.Now()
 	e, err = store.Cancel(ctx, "crawl-cancel", org.ID)
 	if err != nil {
@@ -178,16 +180,16 @@ func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
 	}
 }
 
-func waitStatus(t *testing.T, store execution.Store, id string, want execution.Status) {
+func waitStep(t *testing.T, store execution.Store, id string, step int, want execution.Status) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if e, err := store.Get(context.Background(), id, ""); err == nil && e.Status == want {
+		if e, err := store.Get(context.Background(), id, ""); err == nil && len(e.Steps) > step && e.Steps[step].Status == want {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("%s never became %s", id, want)
+	t.Fatalf("step %d of %s never became %s", step, id, want)
 }
 
 func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
