@@ -84,25 +84,6 @@ func isExcluded(segs []string) bool {
 	return false
 }
 
-// sameSiteURL resolves href against base and returns it without its fragment when it is
-// an http(s) URL on base's host, else nil.
-func sameSiteURL(base *url.URL, href string) *url.URL {
-	href = strings.TrimSpace(href)
-	if href == "" || strings.HasPrefix(href, "#") {
-		return nil
-	}
-	r, err := url.Parse(href)
-	if err != nil {
-		return nil
-	}
-	u := base.ResolveReference(r)
-	if (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, base.Host) {
-		return nil
-	}
-	u.Fragment = ""
-	return u
-}
-
 // docBase is the URL a document's relative links resolve against: the final URL after
 // redirects, else the requested one.
 func docBase(d *sdk.Doc) *url.URL {
@@ -129,22 +110,23 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	if base == nil {
 		return nil, sdk.Fail("bad site URL %q", c.URL())
 	}
+	urls := newResolver(base)
 	root := page.HTML()
 	var out []sdk.Collection
 	seen := map[string]bool{}
 	add := func(a sdk.Node, inMenu bool) {
-		u := sameSiteURL(base, a.Attr("href"))
-		if u == nil {
+		u, ok := urls.link(a.Attr("href"))
+		if !ok {
 			return
 		}
-		segs := segments(u.Path)
+		segs := segments(u.path)
 		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
 			return
 		}
 		if !inMenu && !isCategoryPath(segs) {
 			return
 		}
-		key := u.String()
+		key := u.url
 		if seen[key] {
 			return
 		}
@@ -178,11 +160,11 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		// The cursor is an absolute URL this adapter returned. Another adapter's cursor (a
 		// page number) reaches here when that adapter failed: refuse it rather than resolve
 		// it as a relative link; and stay on the collection's site whatever it says.
-		u := sameSiteURL(collection, c.Cursor())
-		if u == nil || !strings.HasPrefix(c.Cursor(), "http://") && !strings.HasPrefix(c.Cursor(), "https://") {
+		u, ok := newResolver(collection).link(c.Cursor())
+		if !ok || !strings.HasPrefix(c.Cursor(), "http://") && !strings.HasPrefix(c.Cursor(), "https://") {
 			return sdk.Page{}, sdk.Fail("bad cursor %q", c.Cursor())
 		}
-		target = u.String()
+		target = u.url
 	}
 	d := c.Need(target)
 	if d == nil {
@@ -197,8 +179,10 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	}
 	root := d.HTML()
 	links := root.Find("//a[@href]")
-	out := sdk.Page{Listings: listings(links, base)}
-	if next := nextPage(root, links, base); next != "" && next != target && next != c.URL() {
+	urls := newResolver(base)
+	items, tiles := listings(links, urls)
+	out := sdk.Page{Listings: items}
+	if next := nextPage(root, links, tiles, urls); next != "" && next != target && next != c.URL() {
 		out.Next = next
 	}
 	return out, nil
@@ -210,56 +194,59 @@ const chrome = "header, nav, footer, [role=navigation]"
 
 // listings reads the product tiles of a listing page from its links: links to
 // product-like paths, or, when the store's paths say nothing, links that wrap an image
-// and sit by a price.
-func listings(links []sdk.Node, base *url.URL) []sdk.Listing {
-	var out []sdk.Listing
+// and sit by a price. tiles[i] reports whether links[i] was read as a tile's link.
+func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool) {
+	tiles = make([]bool, len(links))
 	seen := map[string]int{}
-	add := func(a sdk.Node, u *url.URL) {
-		key := u.String()
+	add := func(link int, key string) {
+		tiles[link] = true
+		a := links[link]
 		if i, ok := seen[key]; ok {
 			// A tile often links twice (image and name): complete the first from the second.
-			fill(&out[i], a, base)
+			fill(&out[i], a, urls)
 			return
 		}
 		seen[key] = len(out)
 		out = append(out, sdk.Listing{URL: key})
-		fill(&out[len(out)-1], a, base)
+		fill(&out[len(out)-1], a, urls)
 	}
 	// Each link's menus are looked for by the host with a CSS selector: as the XPath
 	// predicate not(ancestor::header or …) over every link, it cost a tenth of listing a page.
-	var anchors []sdk.Node
-	for _, a := range links {
+	var anchors []int // links outside menus, by index
+	for i, a := range links {
 		if !a.Ancestor(chrome).Exists() {
-			anchors = append(anchors, a)
+			anchors = append(anchors, i)
 		}
 	}
-	for _, a := range anchors {
-		u := sameSiteURL(base, a.Attr("href"))
-		if u == nil {
+	for _, i := range anchors {
+		a := links[i]
+		u, ok := urls.link(a.Attr("href"))
+		if !ok {
 			continue
 		}
-		if segs := segments(u.Path); isProductPath(segs) && !isExcluded(segs) {
-			add(a, u)
+		if segs := segments(u.path); isProductPath(segs) && !isExcluded(segs) {
+			add(i, u.url)
 		}
 	}
 	if len(out) > 0 {
-		return out
+		return out, tiles
 	}
 	// No product paths: tiles are repeated links around an image with a price beside.
 	type cand struct {
-		a sdk.Node
-		u *url.URL
+		link int
+		url  string
 	}
 	var cands []cand
-	for _, a := range anchors {
+	for _, i := range anchors {
+		a := links[i]
 		if !a.FindOne(".//img").Exists() {
 			continue
 		}
-		u := sameSiteURL(base, a.Attr("href"))
-		if u == nil || u.String() == base.String() {
+		u, ok := urls.link(a.Attr("href"))
+		if !ok || u.url == urls.base.String() {
 			continue
 		}
-		segs := segments(u.Path)
+		segs := segments(u.path)
 		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
 			continue
 		}
@@ -270,16 +257,16 @@ func listings(links []sdk.Node, base *url.URL) []sdk.Listing {
 		if _, ok := tilePrice(tile); !ok {
 			continue
 		}
-		cands = append(cands, cand{a, u})
+		cands = append(cands, cand{i, u.url})
 	}
 	// One image link by a price is a banner; a grid repeats.
 	if len(cands) < 2 {
-		return nil
+		return nil, tiles
 	}
 	for _, c := range cands {
-		add(c.a, c.u)
+		add(c.link, c.url)
 	}
-	return out
+	return out, tiles
 }
 
 // tileElements selects the elements that hold a product's tile.
@@ -368,7 +355,7 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 // fill completes a listing's title, price and image from its link and tile. A tile
 // links twice or more (image, name): each field is read once, from the first link that
 // has it, and the host is asked only for what is still missing.
-func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
+func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 	if l.Title == "" {
 		l.Title = firstText(
 			func() string {
@@ -395,8 +382,8 @@ func fill(l *sdk.Listing, a sdk.Node, base *url.URL) {
 		}
 		src := firstText(func() string { return img.Attr("src") }, func() string { return img.Attr("data-src") })
 		if src != "" && !strings.HasPrefix(src, "data:") {
-			if r, err := url.Parse(src); err == nil {
-				l.Images = []sdk.Image{{URL: base.ResolveReference(r).String()}}
+			if u := urls.resolve(src); u != "" {
+				l.Images = []sdk.Image{{URL: u}}
 			}
 		}
 	}
@@ -423,14 +410,12 @@ var nextWords = map[string]bool{
 }
 
 // nextPage finds the following page of a listing: rel="next" (link or anchor), else the
-// first of the page's links whose text or label says next, or which is only a forward
-// arrow.
-func nextPage(root sdk.Node, links []sdk.Node, base *url.URL) string {
+// first of the page's links, other than its tiles' (tiles[i] for links[i]), whose text or
+// label says next, or which is only a forward arrow.
+func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls resolver) string {
 	resolve := func(href string) string {
-		if u := sameSiteURL(base, href); u != nil {
-			return u.String()
-		}
-		return ""
+		u, _ := urls.link(href)
+		return u.url
 	}
 	// Links with a rel at all are few; their rel's words are read here rather than by an
 	// XPath of concat() and normalize-space() over every anchor of the page.
@@ -442,7 +427,12 @@ func nextPage(root sdk.Node, links []sdk.Node, base *url.URL) string {
 			return u
 		}
 	}
-	for _, a := range links {
+	for i, a := range links {
+		// A tile's link names its product; reading the texts of a grid's every link was
+		// most of this scan.
+		if tiles[i] {
+			continue
+		}
 		label := firstText(a.Text, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
 		// Menus hold no next page, but a nav may be the pagination itself. Asked of the
 		// few links that say next, not of every link.

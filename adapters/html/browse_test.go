@@ -167,3 +167,23 @@ func TestListSkipsMenusButFollowsPaginationNav(t *testing.T) {
 		t.Errorf("next %q, want the pagination nav's", got.Next)
 	}
 }
+
+// A tile's link names its product, whatever its text: a product of the brand Next is no
+// next page, and the pagination link after the grid still is.
+func TestListTakesNoTileForTheNextPage(t *testing.T) {
+	const page = `<html><body><ul>
+<li class="item"><a href="/products/next-denim-jacket">Next</a><span class="price">$59</span></li>
+<li class="item"><a href="/products/rake">Rake</a><span class="price">$9</span></li></ul>
+<div class="paging"><a href="/all?page=2">Next ›</a></div></body></html>`
+	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
+	got, err := set.List(context.Background(), "", site+"/all", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Listings) != 2 || got.Listings[0].Title != "Next" {
+		t.Errorf("listings %+v", got.Listings)
+	}
+	if got.Next != site+"/all?page=2" {
+		t.Errorf("next %q, want the paging link's", got.Next)
+	}
+}

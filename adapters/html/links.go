@@ -1,0 +1,113 @@
+package html
+
+import (
+	"net/url"
+	"strings"
+)
+
+// resolver resolves a page's links against the page's URL.
+//
+// Most links of a store's page are paths from the root or absolute URLs of the store
+// itself, in plain characters; for those, net/url's parse, resolve and format come to
+// the origin followed by the link, and resolver writes that without them: in the guest they
+// were a fifth of listing a page. Every other link goes through net/url.
+type resolver struct {
+	base *url.URL
+	// origin is base's scheme and host as net/url writes them; "" when base has parts
+	// (user info, an opaque form) that a resolved link would carry, so that every link
+	// goes through net/url.
+	origin string
+}
+
+func newResolver(base *url.URL) resolver {
+	s := resolver{base: base}
+	if base.User == nil && base.Opaque == "" && base.Host != "" {
+		s.origin = (&url.URL{Scheme: base.Scheme, Host: base.Host}).String()
+	}
+	return s
+}
+
+// siteLink is a URL of the page's own site: in full, without its fragment, and its path.
+type siteLink struct {
+	url, path string
+}
+
+// link resolves href and returns it when it is an http(s) URL on the page's host.
+func (s resolver) link(href string) (siteLink, bool) {
+	href = strings.TrimSpace(href)
+	if href == "" || strings.HasPrefix(href, "#") {
+		return siteLink{}, false
+	}
+	if l, ok := s.plain(href); ok {
+		return l, s.base.Scheme == "http" || s.base.Scheme == "https"
+	}
+	r, err := url.Parse(href)
+	if err != nil {
+		return siteLink{}, false
+	}
+	u := s.base.ResolveReference(r)
+	if (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, s.base.Host) {
+		return siteLink{}, false
+	}
+	u.Fragment = ""
+	return siteLink{url: u.String(), path: u.Path}, true
+}
+
+// resolve returns ref, a URL on any site, resolved against the page's URL; "" when ref is
+// no URL.
+func (s resolver) resolve(ref string) string {
+	if l, ok := s.plain(ref); ok {
+		return l.url
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	return s.base.ResolveReference(r).String()
+}
+
+// plain resolves href without net/url when href is a path from the root or a URL of the
+// origin, whose path holds only letters, digits, "-._~" and slashes, without "." or ".."
+// segments, and whose query, if any, holds only those and "=&+,;:@%"; no fragment. For
+// such a link net/url answers the origin followed by the link, unchanged (TestResolverPlain
+// and FuzzResolverPlain hold it to that).
+func (s resolver) plain(href string) (siteLink, bool) {
+	if s.origin == "" {
+		return siteLink{}, false
+	}
+	rest, absolute := strings.CutPrefix(href, s.origin)
+	if len(rest) < 1 || rest[0] != '/' || len(rest) > 1 && rest[1] == '/' {
+		return siteLink{}, false
+	}
+	path, query, hasQuery := strings.Cut(rest, "?")
+	segmentStart := 0
+	for i := 0; i <= len(path); i++ {
+		if i == len(path) || path[i] == '/' {
+			if seg := path[segmentStart:i]; seg == "." || seg == ".." {
+				return siteLink{}, false
+			}
+			segmentStart = i + 1
+			continue
+		}
+		if !plainPathByte(path[i]) {
+			return siteLink{}, false
+		}
+	}
+	if hasQuery {
+		for i := 0; i < len(query); i++ {
+			if c := query[i]; !plainPathByte(c) && c != '/' && !strings.ContainsRune("=&+,;:@%", rune(c)) {
+				return siteLink{}, false
+			}
+		}
+	}
+	if absolute {
+		return siteLink{url: href, path: path}, true
+	}
+	return siteLink{url: s.origin + href, path: path}, true
+}
+
+// plainPathByte reports whether c is a letter, digit or one of "-._~": the characters a
+// path keeps as they are through net/url's parse and format.
+func plainPathByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}

@@ -1,0 +1,97 @@
+package html
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// viaNetURL is what resolver.link and resolver.resolve answered before the plain path: net/url's
+// parse, resolve and format. The plain path must agree with it wherever it answers.
+func viaNetURL(base *url.URL, href string) (siteLink, bool) {
+	r, err := url.Parse(href)
+	if err != nil {
+		return siteLink{}, false
+	}
+	u := base.ResolveReference(r)
+	u.Fragment = ""
+	return siteLink{url: u.String(), path: u.Path}, true
+}
+
+var testBases = []string{
+	"https://corner.example/shop/sale?page=2",
+	"http://127.0.0.4:18089/shop/sale",
+	"https://Corner.Example:8443/",
+	"https://user:pw@corner.example/a/b",
+	"https://[::1]:8080/x",
+	"https://bücher.example/kategorie",
+}
+
+func TestResolverPlain(t *testing.T) {
+	for _, raw := range testBases {
+		base, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newResolver(base)
+		hrefs := []string{
+			"/item/rake-42", "/shop/sale?page=2", "/a/b/", "/", "/a?", "/a?x=1&y=%20z",
+			"/a/./b", "/a/../b", "/./", "/..", "//other.example/x", "/a//b", "/a.b/c..d",
+			"/a b", "/a%20b", "/a#top", "/ü", "/a?b#c", "/a?b?c", "/a?q=x y",
+			s.origin + "/item/x", s.origin + "/item/x?y=1", s.origin, s.origin + "//x",
+			strings.ToUpper(s.origin) + "/x", "item/relative", "?page=3", "#frag",
+		}
+		for _, href := range hrefs {
+			got, ok := s.plain(href)
+			if !ok {
+				continue
+			}
+			want, _ := viaNetURL(base, href)
+			if got != want {
+				t.Errorf("base %s, href %q: plain %+v, net/url %+v", raw, href, got, want)
+			}
+		}
+	}
+	// The plain path must take the links stores write most, or it saves nothing.
+	s := newResolver(mustParse(t, "https://corner.example/shop/sale"))
+	for _, href := range []string{"/item/rake-42", "/shop/sale?page=2", "https://corner.example/products/a_b.html"} {
+		if _, ok := s.plain(href); !ok {
+			t.Errorf("%q not taken by the plain path", href)
+		}
+	}
+	// A base with user info resolves every link through net/url, which keeps it.
+	if _, ok := newResolver(mustParse(t, "https://u@corner.example/")).plain("/x"); ok {
+		t.Error("plain path taken for a base with user info")
+	}
+}
+
+func FuzzResolverPlain(f *testing.F) {
+	for _, seed := range []string{"/item/a-1", "/a/../b", "/a?x=1", "/.", "/a//b", "/~x/_y.z?a=b&c=%41"} {
+		f.Add(0, seed)
+	}
+	f.Fuzz(func(t *testing.T, which int, href string) {
+		base, err := url.Parse(testBases[uint(which)%uint(len(testBases))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newResolver(base)
+		for _, h := range []string{href, s.origin + href} {
+			got, ok := s.plain(h)
+			if !ok {
+				continue
+			}
+			if want, _ := viaNetURL(base, h); got != want {
+				t.Errorf("base %s, href %q: plain %+v, net/url %+v", base, h, got, want)
+			}
+		}
+	})
+}
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
