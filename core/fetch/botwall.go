@@ -120,7 +120,7 @@ func DetectBotWall(status int, header http.Header, body []byte) (service string,
 	if len(body) > wallScanBytes {
 		body = body[:wallScanBytes]
 	}
-	lower := bytes.ToLower(body)
+	lower := asciiLower(body)
 	for _, m := range wallMarkers {
 		if !m.AnyStatus && !blocking {
 			continue
@@ -133,6 +133,20 @@ func DetectBotWall(status int, header http.Header, body []byte) (service string,
 		}
 	}
 	return "", false
+}
+
+// asciiLower returns a lower-cased copy of b, folding ASCII letters only: the markers are
+// ASCII, and bytes.ToLower decodes every rune of a page that holds one non-ASCII character
+// (a "›", a "©"), which made this scan 70 µs of a 13 KB page.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func (m *wallMarker) matches(header http.Header, lowerBody []byte) bool {
