@@ -100,7 +100,7 @@ func Repair(b []byte) []byte {
 }
 
 // valid reports whether b is JSON in UTF-8; gjson alone lets other bytes through.
-func valid(b []byte) bool { return utf8.Valid(b) && gjson.ValidBytes(b) }
+func valid(b []byte) bool { return utf8.Valid(b) && validJSON(b) }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
