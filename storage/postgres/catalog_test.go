@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/storage/postgres"
@@ -207,4 +210,33 @@ func BenchmarkUpsertListings(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*perPage), "µs/listing")
+}
+
+// BenchmarkEncodeListingIDs encodes a write's 1,000 new listing ids as pgx sends the
+// uuid[] parameter: as pgtype.UUID (binary) and, beside it, as the strings they were,
+// which pgx's binary encoding refuses before it encodes them again as text.
+func BenchmarkEncodeListingIDs(b *testing.B) {
+	m := pgtype.NewMap()
+	ids := make([]pgtype.UUID, 1000)
+	texts := make([]string, len(ids))
+	for i := range ids {
+		ids[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}
+		texts[i] = uuid.UUID(ids[i].Bytes).String()
+	}
+	for _, c := range []struct {
+		name string
+		ids  any
+	}{{"binary", ids}, {"strings", texts}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := make([]byte, 0, 64<<10)
+			for b.Loop() {
+				// pgx's order: the array's preferred format, binary, then the other.
+				if _, err := m.Encode(pgtype.UUIDArrayOID, pgtype.BinaryFormatCode, c.ids, buf[:0]); err != nil {
+					if _, err := m.Encode(pgtype.UUIDArrayOID, pgtype.TextFormatCode, c.ids, buf[:0]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
 }
