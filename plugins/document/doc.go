@@ -91,6 +91,8 @@ type Session struct {
 	indexes     map[textKey][]member
 	lists       map[textKey][]gjson.Result
 	listScratch []gjson.Result
+	// recent holds the members of the last small objects paths went through (index.go).
+	recent recentObjects
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.
@@ -111,6 +113,7 @@ func (s *Session) Reset(docs []*adapter.Document) {
 	s.values = s.values[:0]
 	clear(s.indexes)
 	clear(s.lists)
+	s.recent.clear()
 }
 
 // Docs returns the session's documents.

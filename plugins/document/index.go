@@ -72,11 +72,12 @@ func parsePath(text string) path {
 
 // find is r.Get(p.text). A path of plain keys and array indexes, perhaps ending in "#"
 // (a list's length), which is what adapters ask, is walked by the session's own scan: it
-// stops at the member or element it wants without finding where that one ends when the
-// path goes on below it, whereas gjson reads to the end of a list whose first element
-// lacks the key. Adapters read a dozen paths below the first image and variant of every
-// product of a page. Large objects' members and large lists' elements are looked up in
-// their indexes. Any other path (modifiers, wildcards, queries, escapes) is gjson's.
+// stops at the element it wants without finding where that one ends when the path goes
+// on below it, whereas gjson reads to the end of a list whose first element lacks the
+// key. Adapters read a dozen paths below the first image and variant of every product of
+// a page. Large objects' members and large lists' elements are looked up in their
+// indexes, small objects' in the recent ones' members. Any other path (modifiers,
+// wildcards, queries, escapes) is gjson's.
 func (s *Session) find(r gjson.Result, p path) gjson.Result {
 	if !p.walk {
 		return r.Get(p.text)
@@ -93,8 +94,8 @@ func (s *Session) find(r gjson.Result, p path) gjson.Result {
 		case raw[0] == '{' && exact && len(raw) >= indexAbove:
 			raw, found = lookupMember(s.members(raw), st.key)
 		case raw[0] == '{':
-			raw, found = findMember(raw, st.key, open)
-			exact = !open
+			raw, found = lookupMember(s.recent.members(raw), st.key)
+			exact = true
 		case raw[0] == '[':
 			if st.index < 0 {
 				return r.Get(p.text)
@@ -177,6 +178,49 @@ func (s *Session) remember(raw string, members []member) {
 	s.indexes[keyOfText(raw)] = members
 }
 
+// recentObjects keeps the members of the last few objects below indexAbove that paths
+// went through. A template reads a handful of fields of the first image and the first
+// variant of every product ("images.0.src", "images.0.width"…): scanned once, each
+// further field is a look through ten keys instead of a scan that skips the values
+// before it.
+type recentObjects struct {
+	objects [8]recentObject
+	next    int
+}
+
+type recentObject struct {
+	// text is the object's text. Holding it keeps its memory from being reused while the
+	// entry lives, so its address names the object: an object is reached by several paths,
+	// with text running on past its end or not, always from the same first byte.
+	text    string
+	members []member
+}
+
+// members returns the members of the valid JSON object whose text starts obj.
+func (r *recentObjects) members(obj string) []member {
+	start := unsafe.StringData(obj)
+	for i := range r.objects {
+		if o := &r.objects[i]; o.text != "" && unsafe.StringData(o.text) == start {
+			return o.members
+		}
+	}
+	o := &r.objects[r.next]
+	r.next = (r.next + 1) % len(r.objects)
+	var end int
+	o.members, end = scanObject(obj, 0, o.members[:0], skipValue)
+	o.text = obj[:end]
+	return o.members
+}
+
+// clear forgets every object, and with them the documents they are in.
+func (r *recentObjects) clear() {
+	for i := range r.objects {
+		r.objects[i].text = ""
+		clear(r.objects[i].members)
+		r.objects[i].members = r.objects[i].members[:0]
+	}
+}
+
 // lookupMember is the text of the value of the first member named key, as gjson finds
 // it; an object has a few dozen members at most, fewer than it takes for a map to pay off.
 func lookupMember(members []member, key string) (string, bool) {
@@ -184,23 +228,6 @@ func lookupMember(members []member, key string) (string, bool) {
 		if m.key == key {
 			return m.raw, true
 		}
-	}
-	return "", false
-}
-
-// findMember is lookupMember in the object whose text starts obj, without an index: the
-// scan stops at the member. With open, the value's text runs on to the end of obj.
-func findMember(obj, key string, open bool) (string, bool) {
-	i := skipSpace(obj, 1)
-	for i < len(obj) && obj[i] == '"' {
-		var k string
-		if k, i = readKey(obj, i); i >= len(obj) {
-			return "", false
-		}
-		if k == key {
-			return valueAt(obj, i, open), true
-		}
-		i = nextItem(obj, skipValue(obj, i))
 	}
 	return "", false
 }
