@@ -51,7 +51,11 @@ func decode(out []byte) (*adapter.Response, error) {
 		case "collections":
 			d.fallback(v, "collections", &resp.Collections)
 		case "listings":
-			resp.Listings = list(&d, v, "listings", d.listing)
+			if l, ok := plainListings(v.Raw); ok && v.IsArray() {
+				resp.Listings = l
+			} else {
+				resp.Listings = list(&d, v, "listings", d.listing)
+			}
 		case "next":
 			d.str(v, "next", &resp.Next)
 		case "product":
