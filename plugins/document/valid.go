@@ -4,7 +4,7 @@ package document
 // gjson.ValidBytes answers (FuzzValidJSON holds it to that), without recursion.
 //
 // gjson recurses once per nesting level: a 10 MiB body of brackets, which any store can
-// send, grew the goroutine's stack to most of a gigabyte for seconds, and past Go's limit
+// send, grew the goroutine's stack by hundreds of megabytes for seconds, and past Go's limit
 // (a crash of the process) at 15 million levels. Here the open containers are a byte each
 // on a slice.
 func validJSON(b []byte) bool {

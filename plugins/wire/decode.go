@@ -51,7 +51,7 @@ func decode(out []byte) (*adapter.Response, error) {
 		case "collections":
 			d.fallback(v, "collections", &resp.Collections)
 		case "listings":
-			if l, ok := plainListings(v.Raw); ok && v.IsArray() {
+			if l, ok := plainListings(v.Raw); ok {
 				resp.Listings = l
 			} else {
 				resp.Listings = list(&d, v, "listings", d.listing)
