@@ -532,6 +532,15 @@ func appendString(out []byte, s string) []byte {
 func appendStringBody(out []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	for i := 0; i < len(s); {
+		// Most of a store's text needs no escaping: it is appended a run at a time.
+		run := i
+		for run < len(s) && plainStringByte[s[run]] && s[run] < utf8.RuneSelf {
+			run++
+		}
+		out = append(out, s[i:run]...)
+		if i = run; i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
