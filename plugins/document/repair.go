@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
+	"github.com/stockroom/stockroom/plugins/jsonvalid"
 )
 
 // Repair returns a valid JSON rendering of the almost-JSON real pages put in
@@ -93,14 +93,14 @@ func Repair(b []byte) []byte {
 	if values > 1 {
 		out = append(append([]byte{'['}, out...), ']')
 	}
-	if !gjson.ValidBytes(out) {
+	if !jsonvalid.Valid(out) {
 		return nil
 	}
 	return out
 }
 
 // valid reports whether b is JSON in UTF-8; gjson alone lets other bytes through.
-func valid(b []byte) bool { return utf8.Valid(b) && validJSON(b) }
+func valid(b []byte) bool { return utf8.Valid(b) && jsonvalid.Valid(b) }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/stockroom/stockroom/plugins/jsonvalid"
 )
 
 // Shape builds a new JSON value from v by a template (ABI 1.2, value_shape) and returns
@@ -114,7 +116,7 @@ func compileShape(template string) (*shapeNode, error) {
 	if len(template) > maxShapeTemplate {
 		return nil, fmt.Errorf("shape: template of %d bytes exceeds %d", len(template), maxShapeTemplate)
 	}
-	if !gjson.Valid(template) {
+	if !jsonvalid.Valid([]byte(template)) {
 		return nil, errors.New("shape: template is not valid JSON")
 	}
 	n, err := compileNode(gjson.Parse(template), 0)
@@ -521,6 +523,10 @@ func (sh *shaper) array(count int, elem func(int, []byte) ([]byte, bool), out []
 	return append(out, ']'), true
 }
 
+// plainJSONByte reports whether c stands for itself in a JSON string: ASCII, neither a
+// control character, a quote nor a backslash.
+func plainJSONByte(c byte) bool { return c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' }
+
 func appendString(out []byte, s string) []byte {
 	out = append(out, '"')
 	out = appendStringBody(out, s)
@@ -534,7 +540,7 @@ func appendStringBody(out []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Most of a store's text needs no escaping: it is appended a run at a time.
 		run := i
-		for run < len(s) && plainStringByte[s[run]] && s[run] < utf8.RuneSelf {
+		for run < len(s) && plainJSONByte(s[run]) {
 			run++
 		}
 		out = append(out, s[i:run]...)

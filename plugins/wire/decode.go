@@ -16,6 +16,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/product"
+	"github.com/stockroom/stockroom/plugins/jsonvalid"
 )
 
 // Decode decodes an adapter's answer (ABI.md) as encoding/json would decode it into
@@ -25,7 +26,7 @@ import (
 // reviews) are still handed to encoding/json. out must not change afterwards: strings of
 // the response share its bytes.
 func Decode(out []byte) (*adapter.Response, error) {
-	if !gjson.ValidBytes(out) {
+	if !jsonvalid.Valid(out) {
 		return nil, errors.New("invalid JSON")
 	}
 	return decode(out)

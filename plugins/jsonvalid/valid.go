@@ -1,13 +1,16 @@
-package document
+// Package jsonvalid checks that bytes are one JSON value, as gjson.ValidBytes does,
+// without recursion: documents fetched from stores and answers from third-party adapters
+// are checked before anything reads them, and either can nest as deep as its size allows.
+package jsonvalid
 
-// validJSON reports whether b is one JSON value between optional whitespace: what
-// gjson.ValidBytes answers (FuzzValidJSON holds it to that), without recursion.
+// Valid reports whether b is one JSON value between optional whitespace: what
+// gjson.ValidBytes answers (FuzzValid holds it to that), without recursion.
 //
 // gjson recurses once per nesting level: a 10 MiB body of brackets, which any store can
 // send, grew the goroutine's stack by hundreds of megabytes for seconds, and past Go's limit
 // (a crash of the process) at 15 million levels. Here the open containers are a byte each
 // on a slice.
-func validJSON(b []byte) bool {
+func Valid(b []byte) bool {
 	var open []byte // the containers the value at i is in: '{' or '['
 	i := skipJSONSpace(b, 0)
 	for {

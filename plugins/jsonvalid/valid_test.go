@@ -1,11 +1,9 @@
-package document
+package jsonvalid
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -19,47 +17,47 @@ var validCases = []string{
 	`{"a":1}x`, `["0123456789abcdef\"0123456789abcdef"]`, `["0123456789abcdefg\\"]`,
 }
 
-func TestValidJSONAgreesWithGJSON(t *testing.T) {
+func TestValidAgreesWithGJSON(t *testing.T) {
 	for _, c := range validCases {
-		if got, want := validJSON([]byte(c)), gjson.Valid(c); got != want {
-			t.Errorf("validJSON(%q) = %v, gjson says %v", c, got, want)
+		if got, want := Valid([]byte(c)), gjson.Valid(c); got != want {
+			t.Errorf("Valid(%q) = %v, gjson says %v", c, got, want)
 		}
 	}
 }
 
 // A body of deeply nested brackets is checked, not a crash: gjson's recursion grew the
 // stack past Go's limit at a few million levels.
-func TestValidJSONDeepNesting(t *testing.T) {
+func TestValidDeepNesting(t *testing.T) {
 	const depth = 3_000_000
 	deep := strings.Repeat("[", depth) + strings.Repeat("]", depth)
-	if !validJSON([]byte(deep)) {
+	if !Valid([]byte(deep)) {
 		t.Error("balanced nesting refused")
 	}
-	if validJSON([]byte(deep[:len(deep)-1])) {
+	if Valid([]byte(deep[:len(deep)-1])) {
 		t.Error("unbalanced nesting accepted")
 	}
 }
 
-func FuzzValidJSON(f *testing.F) {
+func FuzzValid(f *testing.F) {
 	for _, c := range validCases {
 		f.Add([]byte(c))
 	}
 	f.Add([]byte(storefrontPage(2)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validJSON(b), gjson.ValidBytes(b); got != want {
-			t.Errorf("validJSON(%q) = %v, gjson says %v", b, got, want)
+		if got, want := Valid(b), gjson.ValidBytes(b); got != want {
+			t.Errorf("Valid(%q) = %v, gjson says %v", b, got, want)
 		}
 	})
 }
 
-// BenchmarkValidJSON checks a storefront products.json page of 250 products (about a
+// BenchmarkValid checks a storefront products.json page of 250 products (about a
 // megabyte, mostly escaped HTML descriptions), with gjson's validator beside for the ratio.
-func BenchmarkValidJSON(b *testing.B) {
+func BenchmarkValid(b *testing.B) {
 	page := []byte(storefrontPage(250))
 	for _, v := range []struct {
 		name  string
 		valid func([]byte) bool
-	}{{"stockroom", validJSON}, {"gjson", gjson.ValidBytes}} {
+	}{{"stockroom", Valid}, {"gjson", gjson.ValidBytes}} {
 		b.Run(v.name, func(b *testing.B) {
 			b.SetBytes(int64(len(page)))
 			for b.Loop() {
@@ -89,32 +87,4 @@ func storefrontPage(n int) string {
 	}
 	b.WriteString(`]}`)
 	return b.String()
-}
-
-// A string written into a Shape result is valid JSON that reads back as the string, with
-// each invalid UTF-8 byte read as U+FFFD.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain text", `quote " and \ slash`, "tab\there\n", "\x00\x1f", "é ✓ 😀", "bad \xff utf8", "\xe2\x82"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := appendString(nil, s)
-		var back string
-		if err := json.Unmarshal(out, &back); err != nil {
-			t.Fatalf("%q wrote %s: %v", s, out, err)
-		}
-		var want strings.Builder
-		for i := 0; i < len(s); {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				want.WriteRune(utf8.RuneError)
-			} else {
-				want.WriteString(s[i : i+size])
-			}
-			i += size
-		}
-		if back != want.String() {
-			t.Fatalf("%q wrote %s, which reads %q", s, out, back)
-		}
-	})
 }
