@@ -178,7 +178,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.Fail("bad page URL %q", target)
 	}
 	root := d.HTML()
-	links := root.Find("//a[@href]")
+	links := root.Select("a[href]")
 	urls := newResolver(base)
 	items, tiles := listings(links, urls)
 	out := sdk.Page{Listings: items}
@@ -239,7 +239,7 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 	var cands []cand
 	for _, i := range anchors {
 		a := links[i]
-		if !a.FindOne(".//img").Exists() {
+		if !a.SelectOne("img").Exists() {
 			continue
 		}
 		u, ok := urls.link(a.Attr("href"))
@@ -291,7 +291,7 @@ func tileOf(a sdk.Node) sdk.Node {
 // of the whole grid is not one product's tile.
 func ownTile(a, tile sdk.Node) bool {
 	href := a.Attr("href")
-	for _, other := range tile.Find(".//a[@href][.//img]") {
+	for _, other := range tile.Select("a[href]:has(img)") {
 		if other.Attr("href") != href {
 			return false
 		}
@@ -358,12 +358,10 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 	if l.Title == "" {
 		l.Title = firstText(
-			func() string {
-				return a.TextOf(".//*[self::h2 or self::h3 or self::h4 or contains(@class,'title') or contains(@class,'name')]")
-			},
+			func() string { return a.SelectOne("h2, h3, h4, [class*=title], [class*=name]").Text() },
 			func() string { return a.Attr("title") },
 			a.Text,
-			func() string { return a.FindOne(".//img").Attr("alt") },
+			func() string { return a.SelectOne("img").Attr("alt") },
 		)
 	}
 	if l.Price != nil && len(l.Images) > 0 {
@@ -376,9 +374,9 @@ func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 		}
 	}
 	if len(l.Images) == 0 {
-		img := a.FindOne(".//img")
+		img := a.SelectOne("img")
 		if !img.Exists() {
-			img = tile.FindOne(".//img")
+			img = tile.SelectOne("img")
 		}
 		src := firstText(func() string { return img.Attr("src") }, func() string { return img.Attr("data-src") })
 		if src != "" && !strings.HasPrefix(src, "data:") {
@@ -419,7 +417,7 @@ func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls resolver) stri
 	}
 	// Links with a rel at all are few; their rel's words are read here rather than by an
 	// XPath of concat() and normalize-space() over every anchor of the page.
-	for _, n := range root.Find("//link[@href][@rel] | //a[@href][@rel]") {
+	for _, n := range root.Select("link[href][rel], a[href][rel]") {
 		if !slices.Contains(strings.Fields(strings.ToLower(n.Attr("rel"))), "next") {
 			continue
 		}

@@ -20,6 +20,10 @@ type backend interface {
 	// ancestor is the nearest element above node and below within (0: the document)
 	// matching a CSS selector (ABI 1.3).
 	ancestor(node uint32, css string, within uint32) uint32
+	// cssAll and cssOne are the elements below node (itself excluded) that a CSS selector
+	// matches, in document order, and the first of them (ABI 1.4).
+	cssAll(node uint32, css string) []uint32
+	cssOne(node uint32, css string) uint32
 	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
 	get(v uint32, path string) uint32
 	kind(v uint32) Kind

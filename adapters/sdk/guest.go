@@ -111,6 +111,12 @@ func hostQueryWords(node, kind uint32, words unsafe.Pointer, wordsLen uint32, ou
 //go:wasmimport stockroom node_ancestor
 func hostNodeAncestor(node uint32, css unsafe.Pointer, cssLen, within uint32) int32
 
+//go:wasmimport stockroom css_one
+func hostCSSOne(node uint32, css unsafe.Pointer, cssLen uint32) int32
+
+//go:wasmimport stockroom css_all
+func hostCSSAll(node uint32, css unsafe.Pointer, cssLen uint32, out unsafe.Pointer, capacity uint32) int32
+
 //go:wasmimport stockroom node_string
 func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
 
@@ -258,6 +264,16 @@ func (guest) query(node uint32, expr string) uint32 {
 
 func (guest) ancestor(node uint32, css string, within uint32) uint32 {
 	return handleResult(hostNodeAncestor(node, strPtr(css), uint32(len(css)), within))
+}
+
+func (guest) cssOne(node uint32, css string) uint32 {
+	return handleResult(hostCSSOne(node, strPtr(css), uint32(len(css))))
+}
+
+func (guest) cssAll(node uint32, css string) []uint32 {
+	n := hostCSSAll(node, strPtr(css), uint32(len(css)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	b, _ := bytesResult(n, len(scratch))
+	return handles(b)
 }
 
 func (guest) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {

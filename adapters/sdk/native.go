@@ -157,22 +157,12 @@ func (b nativeBackend) parse(doc int, k parseKind) uint32 {
 
 func (b nativeBackend) queryAll(node uint32, expr string) []uint32 {
 	hs, err := b.s.QueryAll(document.Node(node), expr, nil)
-	check(err)
-	out := make([]uint32, len(hs))
-	for i, h := range hs {
-		out[i] = uint32(h)
-	}
-	return out
+	return handlesOf(hs, err)
 }
 
 func (b nativeBackend) queryWords(node uint32, kind wordsKind, words string) []uint32 {
 	hs, err := b.s.FindWords(document.Node(node), document.WordsKind(kind), strings.Split(words, "\n"), nil)
-	check(err)
-	out := make([]uint32, len(hs))
-	for i, h := range hs {
-		out[i] = uint32(h)
-	}
-	return out
+	return handlesOf(hs, err)
 }
 
 func (b nativeBackend) query(node uint32, expr string) uint32 {
@@ -183,6 +173,27 @@ func (b nativeBackend) query(node uint32, expr string) uint32 {
 
 func (b nativeBackend) ancestor(node uint32, css string, within uint32) uint32 {
 	h, err := b.s.Ancestor(document.Node(node), css, document.Node(within))
+	check(err)
+	return uint32(h)
+}
+
+func (b nativeBackend) cssAll(node uint32, css string) []uint32 {
+	hs, err := b.s.Select(document.Node(node), css, nil)
+	return handlesOf(hs, err)
+}
+
+// handlesOf is a query's nodes as the handles a guest gets, or its error raised.
+func handlesOf(hs []document.Node, err error) []uint32 {
+	check(err)
+	out := make([]uint32, len(hs))
+	for i, h := range hs {
+		out[i] = uint32(h)
+	}
+	return out
+}
+
+func (b nativeBackend) cssOne(node uint32, css string) uint32 {
+	h, err := b.s.SelectOne(document.Node(node), css)
 	check(err)
 	return uint32(h)
 }

@@ -35,12 +35,7 @@ func (n Node) Find(expr string) []Node {
 	if n.h == 0 {
 		return nil
 	}
-	hs := n.b.queryAll(n.h, expr)
-	out := make([]Node, len(hs))
-	for i, h := range hs {
-		out[i] = Node{h, n.b}
-	}
-	return out
+	return n.nodes(n.b.queryAll(n.h, expr))
 }
 
 // FindOne returns the first node under n that expr selects, or the zero Node.
@@ -49,6 +44,26 @@ func (n Node) FindOne(expr string) Node {
 		return Node{}
 	}
 	return Node{n.b.query(n.h, expr), n.b}
+}
+
+// Select returns the elements under n (n itself excluded) that the CSS selector matches,
+// in document order: tile.Select("img"), a.SelectOne("h2, h3, [class*=title]"). The host
+// matches each element with a compiled selector, where an XPath predicate of contains()
+// is evaluated anew at every element. A bad selector fails the call. ABI 1.4.
+func (n Node) Select(css string) []Node {
+	if n.h == 0 {
+		return nil
+	}
+	return n.nodes(n.b.cssAll(n.h, css))
+}
+
+// SelectOne returns the first element under n that the CSS selector matches, or the zero
+// Node. ABI 1.4.
+func (n Node) SelectOne(css string) Node {
+	if n.h == 0 {
+		return Node{}
+	}
+	return Node{n.b.cssOne(n.h, css), n.b}
 }
 
 // Text returns the text of n with white space collapsed; an attribute's value.
@@ -81,7 +96,11 @@ func (n Node) findWords(kind wordsKind, words []string) []Node {
 	for i, w := range words {
 		lower[i] = strings.ToLower(w)
 	}
-	hs := n.b.queryWords(n.h, kind, strings.Join(lower, "\n"))
+	return n.nodes(n.b.queryWords(n.h, kind, strings.Join(lower, "\n")))
+}
+
+// nodes are the nodes of the handles hs, found under n.
+func (n Node) nodes(hs []uint32) []Node {
 	out := make([]Node, len(hs))
 	for i, h := range hs {
 		out[i] = Node{h, n.b}

@@ -32,6 +32,46 @@ func (s *Session) Ancestor(n Node, selector string, within Node) (Node, error) {
 	return 0, nil
 }
 
+// Select appends to dst the elements below n (n itself excluded) that the CSS selector
+// matches, in document order (ABI 1.4, css_all). Tile heuristics ask a link or a tile for
+// its heading or image ("h2, h3, [class*=title]", "img"), which as XPath an evaluator
+// walked with a cloned predicate at every element below.
+func (s *Session) Select(n Node, selector string, dst []Node) ([]Node, error) {
+	m, err := s.compiledSelector(selector)
+	if err != nil {
+		return dst, err
+	}
+	top := s.node(n)
+	if top == nil {
+		return dst, nil
+	}
+	for _, e := range cascadia.QueryAll(top, m) {
+		h, err := s.addNode(e)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, h)
+	}
+	return dst, nil
+}
+
+// SelectOne returns the first element Select would, or 0 (ABI 1.4, css_one).
+func (s *Session) SelectOne(n Node, selector string) (Node, error) {
+	m, err := s.compiledSelector(selector)
+	if err != nil {
+		return 0, err
+	}
+	top := s.node(n)
+	if top == nil {
+		return 0, nil
+	}
+	found := cascadia.Query(top, m)
+	if found == nil {
+		return 0, nil
+	}
+	return s.addNode(found)
+}
+
 // maxCachedSelectors bounds a session's compiled selectors, like maxCachedShapes;
 // maxSelector bounds what one selector may ask, like maxShapeTemplate.
 const (

@@ -27,9 +27,9 @@ func TestAncestor(t *testing.T) {
 		{link, "header, nav, footer, [role=navigation]", 0, "nav."},           // a menu around the grid
 		{link, "header, footer, [role=navigation]", 0, ""},                    // none above it
 		{price, "s, del, strike", 0, "del."},                                  // a struck-through price
-		{root, "*", 0, ""},
-		{link, "li, nav", grid, "li.product-card"}, // below the grid: the tile
-		{link, "nav", grid, ""},                    // the menu is above the grid                                                    // nothing is above the document
+		{root, "*", 0, ""},                                                    // nothing is above the document
+		{link, "li, nav", grid, "li.product-card"},                            // below the grid: the tile
+		{link, "nav", grid, ""},                                               // the menu is above the grid
 	} {
 		got, err := s.Ancestor(c.from, c.selector, c.within)
 		if err != nil {
@@ -49,5 +49,56 @@ func TestAncestor(t *testing.T) {
 	}
 	if _, err := s.Ancestor(link, strings.Repeat("li,", maxSelector), 0); err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Errorf("huge selector: error %v, want one saying it is too long", err)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	const page = `<html><body><ul>
+<li class="tile"><a href="/p/1"><img src="1.jpg"><h3 class="tile__title">One</h3></a><span class="name">n1</span></li>
+<li class="tile"><a href="/p/2"><div class="product-title">Two</div><img src="2.jpg"></a></li>
+</ul></body></html>`
+	s := NewSession([]*adapter.Document{{Body: []byte(page)}}, 0)
+	root, _ := s.HTML(0)
+	describe := func(ns []Node) string {
+		var out []string
+		for _, n := range ns {
+			class, _ := s.Attr(n, "class")
+			src, _ := s.Attr(n, "src")
+			out = append(out, s.Name(n)+"."+class+src)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		from     string // XPath of the node the selector starts from
+		selector string
+		want     string
+	}{
+		{"//body", "h2, h3, h4, [class*=title], [class*=name]", "h3.tile__title span.name div.product-title"}, // document order, not selector order
+		{"(//a)[2]", "h2, h3, h4, [class*=title], [class*=name]", "div.product-title"},
+		{"//ul", "img", "img.1.jpg img.2.jpg"},
+		{"(//li)[1]", "li, a[href]:has(img)", "a."}, // below n only: the li itself is not selected
+		{"//ul", "table", ""},
+	} {
+		from, _ := s.Query(root, c.from)
+		all, err := s.Select(from, c.selector, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := describe(all); got != c.want {
+			t.Errorf("Select(%s, %q) = %q, want %q", c.from, c.selector, got, c.want)
+		}
+		one, err := s.SelectOne(from, c.selector)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Fields(c.want); len(want) == 0 && one != 0 || len(want) > 0 && describe([]Node{one}) != want[0] {
+			t.Errorf("SelectOne(%s, %q) = %q, want the first of %q", c.from, c.selector, describe([]Node{one}), c.want)
+		}
+	}
+	if _, err := s.Select(root, "li[", nil); err == nil || !strings.Contains(err.Error(), `"li["`) {
+		t.Errorf("bad selector: error %v, want one naming it", err)
+	}
+	if _, err := s.SelectOne(root, strings.Repeat("li,", maxSelector)); err == nil {
+		t.Error("huge selector accepted")
 	}
 }

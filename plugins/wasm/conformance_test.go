@@ -128,6 +128,23 @@ func TestGuestFindsAncestorsByCSSThroughTheHost(t *testing.T) {
 	mustExtractOK(t, m)
 }
 
+func TestGuestSelectsByCSSThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "select")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both items in document order; the first match of "h1, li" is the heading, which
+	// comes first; a node is not below itself.
+	if p := resp.Product; p == nil || *p.Title != "a,b|Kettle|" {
+		t.Fatalf("product %+v: want the title %q", p, "a,b|Kettle|")
+	}
+	if _, err := extract(m, "badselect"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
+		t.Errorf("badselect: error = %v, want one naming the selector", err)
+	}
+	mustExtractOK(t, m)
+}
+
 func TestUnknownABIMajorIsRefused(t *testing.T) {
 	rt := newRuntime(t, wasm.Config{})
 	_, err := rt.Load(context.Background(), "future", abiV2Module())

@@ -199,6 +199,14 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		h, err := st.session.Ancestor(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), document.Node(uint32(s[3])))
 		s[0] = handle(st, h, err)
 	})
+	def("css_one", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		h, err := st.session.SelectOne(document.Node(uint32(s[0])), string(read(m, s[1], s[2])))
+		s[0] = handle(st, h, err)
+	})
+	def("css_all", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		hs, err := st.session.Select(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), st.handles[:0])
+		s[0] = handleList(m, st, hs, err, s[3], s[4])
+	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		n := document.Node(uint32(s[0]))
 		var v string

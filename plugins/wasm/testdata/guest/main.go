@@ -74,6 +74,17 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		title := li.Ancestor("body, ul").Name() + "|" + li.Ancestor("li, h1").Name() + "|" + li.Ancestor("html").Ancestor("*").Name() +
 			"|" + li.AncestorWithin("body, html", root.FindOne("//ul")).Name()
 		return &sdk.Product{Title: &title}, nil
+	case "select":
+		// ABI 1.4: the elements below a node that a CSS selector matches.
+		root := c.Page().HTML()
+		var texts []string
+		for _, li := range root.Select("ul li") {
+			texts = append(texts, li.Text())
+		}
+		title := strings.Join(texts, ",") + "|" + root.SelectOne("h1, li").Text() + "|" + root.SelectOne("ul").SelectOne("ul, table").Name()
+		return &sdk.Product{Title: &title}, nil
+	case "badselect":
+		c.Page().HTML().Select("li[")
 	case "badcss":
 		c.Page().HTML().FindOne("//li").Ancestor("ul[")
 	case "badshape":
