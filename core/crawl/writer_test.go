@@ -19,6 +19,7 @@ type recordingStore struct {
 	catalog.Store
 	mu     sync.Mutex
 	events []string // "listing URL" or "total URL N"
+	writes int      // calls of UpsertListings
 	fail   error
 }
 
@@ -28,6 +29,7 @@ func (s *recordingStore) UpsertListings(_ context.Context, _ string, listings []
 	if s.fail != nil {
 		return s.fail
 	}
+	s.writes++
 	for _, l := range listings {
 		if l.Unchanged {
 			s.events = append(s.events, "linked "+l.URL)
@@ -167,5 +169,70 @@ func TestSendGivesUpWhenCancelled(t *testing.T) {
 	cancel()
 	if err := <-sent; !errors.Is(err, context.Canceled) {
 		t.Fatalf("send = %v, want context.Canceled", err)
+	}
+}
+
+// Pages that come one by one, fewer listings than a write is worth, wait for each other:
+// one write, not one per page; and nothing waits once the queue closes.
+func TestWriterGathersSmallPagesIntoOneWrite(t *testing.T) {
+	store := &recordingStore{}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w := newListingWriter(store, st, 4)
+	w.minListings, w.linger = 100, time.Hour
+	ran := make(chan error, 1)
+	go func() { ran <- w.run(context.Background()) }()
+	ctx := context.Background()
+	if err := w.send(ctx, pageOf("shoes", "boot", "clog")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // the writer holds the first page by now
+	if err := w.send(ctx, pageOf("shoes", "sandal")); err != nil {
+		t.Fatal(err)
+	}
+	w.close()
+	select {
+	case err := <-ran:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the writer still waits after the queue closed")
+	}
+	if store.writes != 1 || len(store.events) != 3 {
+		t.Errorf("%d writes of %q, want one of the three listings", store.writes, store.events)
+	}
+}
+
+// A batch of at least minListings is written at once, without waiting for more.
+func TestWriterWritesAFullBatchAtOnce(t *testing.T) {
+	store := &recordingStore{}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w := newListingWriter(store, st, 4)
+	w.minListings, w.linger = 2, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ran := make(chan error, 1)
+	go func() { ran <- w.run(ctx) }()
+	if err := w.send(ctx, pageOf("shoes", "boot", "clog")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		store.mu.Lock()
+		written := store.writes
+		store.mu.Unlock()
+		if written == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a full batch was held back")
+		}
+	}
+	// A writer lingering for more stops when the crawl is cancelled.
+	if err := w.send(ctx, pageOf("shoes", "sandal")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-ran; !errors.Is(err, context.Canceled) {
+		t.Errorf("run = %v, want the cancellation", err)
 	}
 }
