@@ -100,42 +100,34 @@ func (w *listingWriter) take(ctx context.Context, batch *[]listed) (open bool, e
 	n := len((*batch)[0].listings)
 	var linger <-chan time.Time
 	for n < maxWriteListings {
-		var more <-chan time.Time // nil: take only what is queued
-		if n < w.minListings {
+		var l listed
+		var ok bool
+		if n >= w.minListings {
+			// Worth a write already: only what is queued.
+			select {
+			case l, ok = <-w.queue:
+			default:
+				return true, nil
+			}
+		} else {
 			if linger == nil {
 				t := time.NewTimer(w.linger)
 				defer t.Stop()
 				linger = t.C
 			}
-			more = linger
-		}
-		select {
-		case l, ok := <-w.queue:
-			if !ok {
-				return false, nil
+			select {
+			case l, ok = <-w.queue:
+			case <-linger:
+				return true, nil
+			case <-ctx.Done():
+				return true, context.Cause(ctx)
 			}
-			*batch = append(*batch, l)
-			n += len(l.listings)
-			continue
-		case <-ctx.Done():
-			return true, context.Cause(ctx)
-		default:
 		}
-		if more == nil {
-			return true, nil
+		if !ok {
+			return false, nil
 		}
-		select {
-		case l, ok := <-w.queue:
-			if !ok {
-				return false, nil
-			}
-			*batch = append(*batch, l)
-			n += len(l.listings)
-		case <-more:
-			return true, nil
-		case <-ctx.Done():
-			return true, context.Cause(ctx)
-		}
+		*batch = append(*batch, l)
+		n += len(l.listings)
 	}
 	return true, nil
 }
