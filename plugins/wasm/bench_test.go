@@ -20,15 +20,22 @@ var interrupts = map[string]wasm.Interrupt{
 
 // BenchmarkCall measures one round trip through a pooled instance: checkout, request
 // encoding, the guest's dispatch, the response decoding. "missing" answers at once;
-// "ok" runs a few queries.
+// "ok" runs a few queries; "hostcalls" makes 10,000 host calls, so (hostcalls − missing)
+// / 10,000 is one crossing.
 func BenchmarkCall(b *testing.B) {
+	wantMessage := map[string]string{"missing": "nothing here", "hostcalls": "done"}
 	for name, mode := range interrupts {
 		m := loadGuest(b, wasm.Config{Interrupt: mode})
 		for _, path := range []string{"missing", "ok", "hostcalls", "guestloop"} {
 			b.Run(name+"/"+path, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					if _, err := extract(m, path); err != nil {
+					resp, err := extract(m, path)
+					if err != nil {
 						b.Fatal(err)
+					}
+					// A guest that answered otherwise did not do the work measured.
+					if want := wantMessage[path]; resp.Message != want {
+						b.Fatalf("%s answered %q (%s), want %q", path, resp.Message, resp.Outcome, want)
 					}
 				}
 			})
