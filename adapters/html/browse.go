@@ -13,49 +13,63 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// categorySegments are first path segments (or the segment before the handle) under
-// which stores put their categories.
-var categorySegments = map[string]bool{
-	"collections": true, "collection": true, "category": true, "categories": true,
-	"c": true, "shop": true, "departments": true, "department": true, "dept": true,
-	"catalog": true, "catalogue": true, "browse": true, "cat": true, "kategorie": true,
-	"categorie": true, "categoria": true,
+// isCategorySegment reports whether s is a first path segment (or the segment before the
+// handle) under which stores put their categories. The segment sets are switches rather
+// than maps: a guest hashes strings slowly, and every link of a page meets them.
+func isCategorySegment(s string) bool {
+	switch s {
+	case "collections", "collection", "category", "categories", "c", "shop", "departments",
+		"department", "dept", "catalog", "catalogue", "browse", "cat", "kategorie", "categorie",
+		"categoria":
+		return true
+	}
+	return false
 }
 
-// productSegments are path segments under which stores put product pages.
-var productSegments = map[string]bool{
-	"products": true, "product": true, "p": true, "item": true, "items": true, "dp": true,
-	"produkt": true, "produit": true, "producto": true, "prodotto": true,
+// isProductSegment reports whether s is a path segment under which stores put product
+// pages.
+func isProductSegment(s string) bool {
+	switch s {
+	case "products", "product", "p", "item", "items", "dp", "produkt", "produit", "producto",
+		"prodotto":
+		return true
+	}
+	return false
 }
 
-// excludedSegments mark links that are neither categories nor products: the store's
-// own machinery and its editorial pages.
-var excludedSegments = map[string]bool{
-	"cart": true, "basket": true, "bag": true, "checkout": true, "account": true,
-	"accounts": true, "login": true, "logout": true, "register": true, "signin": true,
-	"sign-in": true, "search": true, "blog": true, "blogs": true, "news": true,
-	"pages": true, "page": true, "policy": true, "policies": true, "privacy": true,
-	"terms": true, "contact": true, "about": true, "about-us": true, "help": true,
-	"faq": true, "wishlist": true, "stores": true, "store-locator": true, "cdn": true,
-	"static": true, "media": true, "assets": true, "sitemap.xml": true, "robots.txt": true,
+// isExcludedSegment reports whether s marks a link that is neither a category nor a
+// product: the store's own machinery and its editorial pages.
+func isExcludedSegment(s string) bool {
+	switch s {
+	case "cart", "basket", "bag", "checkout", "account", "accounts", "login", "logout",
+		"register", "signin", "sign-in", "search", "blog", "blogs", "news", "pages", "page",
+		"policy", "policies", "privacy", "terms", "contact", "about", "about-us", "help", "faq",
+		"wishlist", "stores", "store-locator", "cdn", "static", "media", "assets", "sitemap.xml",
+		"robots.txt":
+		return true
+	}
+	return false
 }
 
-// segments splits a URL path into its non-empty, lower-cased segments.
-func segments(p string) []string {
-	var out []string
-	for _, s := range strings.Split(strings.ToLower(p), "/") {
+// segments appends to buf the non-empty, lower-cased segments of a URL path; a page's
+// links reuse one buffer.
+func segments(p string, buf []string) []string {
+	p = strings.ToLower(p)
+	for p != "" {
+		var s string
+		s, p, _ = strings.Cut(p, "/")
 		if s != "" {
-			out = append(out, s)
+			buf = append(buf, s)
 		}
 	}
-	return out
+	return buf
 }
 
 // isProductPath reports whether a path looks like a product page: a product segment
 // followed by a handle.
 func isProductPath(segs []string) bool {
 	for _, s := range segs[:max(len(segs)-1, 0)] {
-		if productSegments[s] {
+		if isProductSegment(s) {
 			return true
 		}
 	}
@@ -65,12 +79,12 @@ func isProductPath(segs []string) bool {
 // isCategoryPath reports whether a path looks like a category: a category segment
 // followed by a handle.
 func isCategoryPath(segs []string) bool {
-	return len(segs) >= 2 && categorySegments[segs[0]]
+	return len(segs) >= 2 && isCategorySegment(segs[0])
 }
 
 func isExcluded(segs []string) bool {
 	for _, s := range segs {
-		if excludedSegments[s] {
+		if isExcludedSegment(s) {
 			return true
 		}
 	}
@@ -114,12 +128,13 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	root := page.HTML()
 	var out []sdk.Collection
 	seen := map[string]bool{}
+	var segs []string
 	add := func(a sdk.Node, inMenu bool) {
 		u, ok := urls.link(a.Attr("href"))
 		if !ok {
 			return
 		}
-		segs := segments(u.path)
+		segs = segments(u.path, segs[:0])
 		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
 			return
 		}
@@ -213,6 +228,7 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 	// Each link's menus are looked for by the host with a CSS selector: as the XPath
 	// predicate not(ancestor::header or …) over every link, it cost a tenth of listing a page.
 	var anchors []int // links outside menus, by index
+	var segs []string
 	for i, a := range links {
 		if !a.Ancestor(chrome).Exists() {
 			anchors = append(anchors, i)
@@ -224,7 +240,7 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 		if !ok {
 			continue
 		}
-		if segs := segments(u.path); isProductPath(segs) && !isExcluded(segs) {
+		if segs = segments(u.path, segs[:0]); isProductPath(segs) && !isExcluded(segs) {
 			add(i, u.url)
 		}
 	}
@@ -246,7 +262,7 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 		if !ok || u.url == urls.base.String() {
 			continue
 		}
-		segs := segments(u.path)
+		segs = segments(u.path, segs[:0])
 		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
 			continue
 		}

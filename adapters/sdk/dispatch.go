@@ -8,7 +8,9 @@ import (
 // backend answers the queries of Doc, Node and Value: host functions in a WebAssembly
 // guest, the document library directly in a native build. A host-side failure (an XPath
 // syntax error, the handle budget exceeded) panics with a hostError, which dispatch turns
-// into a failed call, so adapter code needs no error checks on queries.
+// into a failed call, so adapter code needs no error checks on queries. The handle
+// slices it answers are valid until its next call: a guest decodes them into one reused
+// buffer.
 type backend interface {
 	body(doc int) []byte
 	// index returns the offset of needle in the body, -1 when absent.

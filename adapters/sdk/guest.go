@@ -212,12 +212,16 @@ func handleResult(n int32) uint32 {
 	return uint32(n)
 }
 
+// handleBuf holds the handles of the last multi-handle answer; the backend contract lets
+// it be reused, since every caller copies them into Nodes or Values at once.
+var handleBuf []uint32
+
 func handles(b []byte) []uint32 {
-	out := make([]uint32, len(b)/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	handleBuf = handleBuf[:0]
+	for i := 0; i+4 <= len(b); i += 4 {
+		handleBuf = append(handleBuf, binary.LittleEndian.Uint32(b[i:]))
 	}
-	return out
+	return handleBuf
 }
 
 // guest is the backend over host functions.

@@ -33,15 +33,17 @@ func ParsePrice(s string) (float64, bool) {
 		}
 	}
 	run := rs[:end]
-	var digits []rune
+	// Buffers of a price's usual size stay on the stack: a page's every tile is priced,
+	// and a guest pays dearly for each allocation.
+	digits := make([]byte, 0, 32)
 	type sep struct {
 		r   rune
 		pos int // digits before it
 	}
-	var seps []sep
+	seps := make([]sep, 0, 8)
 	for _, r := range run {
 		if isDigit(r) {
-			digits = append(digits, r)
+			digits = append(digits, byte(r))
 			continue
 		}
 		seps = append(seps, sep{r, len(digits)})
@@ -68,14 +70,14 @@ func ParsePrice(s string) (float64, bool) {
 			decimalAt = last.pos
 		}
 	}
-	var b strings.Builder
+	number := make([]byte, 0, 40)
 	for i, d := range digits {
 		if i == decimalAt {
-			b.WriteByte('.')
+			number = append(number, '.')
 		}
-		b.WriteRune(d)
+		number = append(number, d)
 	}
-	f, err := strconv.ParseFloat(b.String(), 64)
+	f, err := strconv.ParseFloat(string(number), 64)
 	if err != nil {
 		// Only a run of digits too long for a float64 gets here: no price.
 		return 0, false

@@ -92,6 +92,10 @@ func (n Node) findWords(kind wordsKind, words []string) []Node {
 	if n.h == 0 || len(words) == 0 {
 		return nil
 	}
+	if len(words) == 1 {
+		// The usual FindClass("price"): no list to build.
+		return n.nodes(n.b.queryWords(n.h, kind, strings.ToLower(words[0])))
+	}
 	lower := make([]string, len(words))
 	for i, w := range words {
 		lower[i] = strings.ToLower(w)
@@ -101,6 +105,9 @@ func (n Node) findWords(kind wordsKind, words []string) []Node {
 
 // nodes are the nodes of the handles hs, found under n.
 func (n Node) nodes(hs []uint32) []Node {
+	if len(hs) == 0 {
+		return nil
+	}
 	out := make([]Node, len(hs))
 	for i, h := range hs {
 		out[i] = Node{h, n.b}
@@ -263,6 +270,9 @@ func (v Value) Array() []Value {
 		return nil
 	}
 	hs := v.b.elems(v.h)
+	if len(hs) == 0 {
+		return nil
+	}
 	out := make([]Value, len(hs))
 	for i, h := range hs {
 		out[i] = Value{h, v.b}
