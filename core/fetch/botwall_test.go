@@ -73,6 +73,9 @@ func TestDetectBotWall(t *testing.T) {
 		{"normal page with datadome tags", 200, hdr("X-DataDome", "protected"), `<script src="https://js.datadome.co/tags.js"></script>`, ""},
 		{"product page with a review captcha", 200, nil, `<form class="review"><div class="g-recaptcha"></div></form>`, ""},
 		{"404 whatever it says", 404, nil, `<title>Just a moment...</title> _cf_chl_opt captcha`, ""},
+		{"2xx json that mentions a checkpoint captcha is data", 200, hdr("Content-Type", "application/json; charset=utf-8"), `{"products":[{"body_html":"Checkpoint captcha kit for Shopify stores"}]}`, ""},
+		{"cloudflare challenge header on a 2xx json", 200, hdr("Content-Type", "application/problem+json", "Cf-Mitigated", "challenge"), `{}`, "Cloudflare"},
+		{"blocking json still read", 403, hdr("Content-Type", "application/json"), `{"url":"https://geo.captcha-delivery.com/captcha/"}`, "DataDome"},
 		{"500 whatever it says", 500, hdr("cf-mitigated", "challenge"), `captcha`, ""},
 	}
 	for _, c := range cases {
@@ -171,4 +174,34 @@ func BenchmarkDetectBotWall(b *testing.B) {
 			b.Fatalf("a plain page called a %s wall", service)
 		}
 	}
+}
+
+// FuzzAsciiLower holds the eight-bytes-at-a-time folding to the byte loop's answer.
+func FuzzAsciiLower(f *testing.F) {
+	f.Add([]byte("<TITLE>Just A Moment…</TITLE> @[`{ AZaz\x80\xc1\xdaZ"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := make([]byte, len(b))
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			want[i] = c
+		}
+		if got := asciiLower(b); got != string(want) {
+			t.Fatalf("asciiLower(%q) = %q, want %q", b, got, want)
+		}
+	})
+}
+
+// FuzzContainsMarker holds the search from a marker's rarest byte to strings.Contains.
+func FuzzContainsMarker(f *testing.F) {
+	f.Add("window.gokuprops = {}", "window.gokuprops")
+	f.Add("checkpoint checkpoin", "checkpoint")
+	f.Add("kkkk", "kk")
+	f.Add("ab", "")
+	f.Fuzz(func(t *testing.T, body, marker string) {
+		if got, want := containsMarker(body, marker), strings.Contains(body, marker); got != want {
+			t.Fatalf("containsMarker(%q, %q) = %v, want %v", body, marker, got, want)
+		}
+	})
 }
