@@ -161,6 +161,13 @@ func textual(mediaType string) bool {
 	return false
 }
 
+// bareMediaType is the media type of a Content-Type value, lower-cased, its parameters
+// dropped unparsed: a malformed header's best reading, and a cheap one.
+func bareMediaType(contentType string) string {
+	mediaType, _, _ := strings.Cut(contentType, ";")
+	return strings.ToLower(strings.TrimSpace(mediaType))
+}
+
 // jsonish media types are UTF-8 unless a BOM or the header says otherwise (RFC 8259).
 func jsonish(mediaType string) bool {
 	return strings.HasSuffix(mediaType, "/json") || strings.HasSuffix(mediaType, "+json")
@@ -177,7 +184,7 @@ func decodeText(raw []byte, contentType string) (mediaType string, body []byte, 
 	}
 	mediaType, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
-		mediaType = strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))
+		mediaType = bareMediaType(contentType)
 	}
 	if !textual(mediaType) {
 		return mediaType, raw, ""

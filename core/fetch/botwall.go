@@ -122,7 +122,7 @@ func DetectBotWall(status int, header http.Header, body []byte) (service string,
 	if len(body) > wallScanBytes {
 		body = body[:wallScanBytes]
 	}
-	if !blocking && jsonish(headerMediaType(header)) {
+	if !blocking && jsonish(bareMediaType(header.Get("Content-Type"))) {
 		// A 2xx JSON answer is data (a storefront's products), never a challenge page, and
 		// its text may say "captcha" or "checkpoint" all the same; its headers still count.
 		body = nil
@@ -140,13 +140,6 @@ func DetectBotWall(status int, header http.Header, body []byte) (service string,
 		}
 	}
 	return "", false
-}
-
-// headerMediaType is the media type of a Content-Type header, lower-cased, without its
-// parameters.
-func headerMediaType(header http.Header) string {
-	mediaType, _, _ := strings.Cut(header.Get("Content-Type"), ";")
-	return strings.ToLower(strings.TrimSpace(mediaType))
 }
 
 // asciiLower returns a lower-cased copy of b, folding ASCII letters only: the markers are
