@@ -13,5 +13,8 @@
 // is the crawler's own process: Colly's test process, or the Stockroom server (API, job
 // queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
-// reported apart. ClickHouse (usage events of the status polls) is not counted.
+// reported apart. ClickHouse (usage events of the status polls) is not counted. After each
+// store's pair of crawls a line states the ratios of that pair (pages/s, CPU per page
+// without and with Postgres, peak memory) and whether the bar is met: with -count, one
+// line per round, each from crawls run side by side.
 package bench
