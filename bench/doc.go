@@ -14,7 +14,8 @@
 // queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
 // reported apart. ClickHouse (usage events of the status polls) is not counted. After each
-// store's pair of crawls a line states the ratios of that pair (pages/s, CPU per page
-// without and with Postgres, peak memory) and whether the bar is met: with -count, one
-// line per round, each from crawls run side by side.
+// store's crawls a line states the ratios (pages/s, CPU per page without and with
+// Postgres, peak memory) and whether the bar is met. With -count N, Go runs each side's N
+// crawls in a row and the line compares their medians; for rounds interleaved in time on a
+// noisy machine, run -count 1 N times.
 package bench
