@@ -264,7 +264,7 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	batch.Queue("BEGIN")
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
-		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections,
+		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
 	).Query(func(r pgx.Rows) (err error) {
 		missing, err = pgx.CollectRows(r, pgx.RowTo[string])
 		return err
@@ -292,7 +292,9 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // cross as text and float8 arrays, which pgx encodes without quoting each JSON document
 // or going through math/big for each numeric. The links ($11, $12) name their listing by
 // its row in the input, whose id is known here, whether found or new; the collections
-// are locked while their ordinals are handed out.
+// are locked while their ordinals are handed out. A link names its collection by its row in
+// $13, the write's distinct collection URLs, rather than carrying the URL: a write's links
+// share a few collections.
 //
 // Each input row finds its listing with a subquery of its own, an index probe by vendor
 // and URL. Written as a join, it was planned as a hash of every listing of the vendor,
@@ -320,7 +322,8 @@ const writeListingsSQL = `
 	), vendor_counted AS (
 		UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)
 	), pairs AS (
-		SELECT * FROM unnest($11::int[], $12::text[]) WITH ORDINALITY AS p (listing, collection_url, k)
+		SELECT p.listing, ($13::text[])[p.collection] AS collection_url, p.k
+		FROM unnest($11::int[], $12::int[]) WITH ORDINALITY AS p (listing, collection, k)
 	), cols AS (
 		SELECT c.id, c.url, c.listings_count FROM collections c
 		WHERE c.vendor_id = (SELECT id FROM vendor) AND c.url IN (SELECT collection_url FROM pairs)
@@ -344,20 +347,22 @@ const writeListingsSQL = `
 
 // listingRows are listings as the columns writeListingsSQL unnests.
 type listingRows struct {
-	// ids cross as pgtype.UUID, which pgx encodes in binary without reflection: as strings,
-	// pgx's binary encoding of uuid[] refused them, and the array was encoded again as text
-	// after an error message that quoted every id (10x the time, BenchmarkEncodeListingIDs).
-	ids                  []pgtype.UUID
+	// ids cross as pgtype.UUID, which pgx encodes in binary: as strings, pgx's binary
+	// encoding of uuid[] refused them, and the array was encoded again as text after an
+	// error message that quoted every id (10x the time, BenchmarkEncodeListingIDs). The
+	// columns of pgtype values are FlatArrays, which pgx encodes directly; as plain slices
+	// of them or of pointers, pgx reached each element through reflection.
+	ids                  pgtype.FlatArray[pgtype.UUID]
 	urls, names, images  []string
-	currencies           []*string
-	currents, compareAts []*float64
+	currencies           pgtype.FlatArray[pgtype.Text]
+	currents, compareAts pgtype.FlatArray[pgtype.Float8]
 	unchanged            []bool
 }
 
 func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	n := len(listings)
 	r := listingRows{ids: make([]pgtype.UUID, n), urls: make([]string, n), names: make([]string, n), images: make([]string, n),
-		currencies: make([]*string, n), currents: make([]*float64, n), compareAts: make([]*float64, n), unchanged: make([]bool, n)}
+		currencies: make([]pgtype.Text, n), currents: make([]pgtype.Float8, n), compareAts: make([]pgtype.Float8, n), unchanged: make([]bool, n)}
 	for i, l := range listings {
 		images, err := gojson.Marshal(nonNilImages(l.Images))
 		if err != nil {
@@ -367,8 +372,12 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 		// that a crawl's new listings and links append to their indexes' right edge
 		// instead of landing on random pages.
 		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}, l.URL, l.Name, string(images), l.Unchanged
-		if l.Price != nil {
-			r.currencies[i], r.currents[i], r.compareAts[i] = nullable(l.Price.Currency), &l.Price.Current, l.Price.CompareAt
+		if p := l.Price; p != nil {
+			r.currencies[i] = pgtype.Text{String: p.Currency, Valid: p.Currency != ""}
+			r.currents[i] = pgtype.Float8{Float64: p.Current, Valid: true}
+			if p.CompareAt != nil {
+				r.compareAts[i] = pgtype.Float8{Float64: *p.CompareAt, Valid: true}
+			}
 		}
 	}
 	return r, nil
@@ -401,10 +410,10 @@ func mergeListings(listings []catalog.ListingInput) []catalog.ListingInput {
 }
 
 // links are the distinct (listing, collection) pairs writeListingsSQL links, in input
-// order: a listing by its row in the input (from 1), a collection by URL.
+// order: a listing by its row in the input, a collection by its row in urls (both from 1).
 type links struct {
-	listings    []int32
-	collections []string
+	listings, collections []int32
+	urls                  []string
 }
 
 func newLinks(listings []catalog.ListingInput) links {
@@ -414,8 +423,14 @@ func newLinks(listings []catalog.ListingInput) links {
 			if slices.Contains(l.CollectionURLs[:j], c) {
 				continue
 			}
+			// A write's collections are few: a scan finds one sooner than a map is built.
+			k := slices.Index(p.urls, c)
+			if k < 0 {
+				k = len(p.urls)
+				p.urls = append(p.urls, c)
+			}
 			p.listings = append(p.listings, int32(i+1))
-			p.collections = append(p.collections, c)
+			p.collections = append(p.collections, int32(k+1))
 		}
 	}
 	return p
@@ -426,11 +441,4 @@ func nonNilImages(images []catalog.Image) []catalog.Image {
 		return []catalog.Image{}
 	}
 	return images
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
