@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +153,45 @@ const vendor = "shop.example"
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
+// TestUpsertListingsKeepsPrices writes each shape a listing's price takes (with a former
+// price, without a currency, none at all) and reads them back as they were.
+func TestUpsertListingsKeepsPrices(t *testing.T) {
+	ctx := context.Background()
+	store, shoes, _ := shoesAndSale(t)
+	was := 120.0
+	in := []catalog.ListingInput{
+		{URL: "https://shop.example/products/marked-down", Price: &catalog.Price{Currency: "EUR", Current: 89.5, CompareAt: &was}},
+		{URL: "https://shop.example/products/no-currency", Price: &catalog.Price{Current: 12}},
+		{URL: "https://shop.example/products/unpriced"},
+	}
+	for i := range in {
+		in[i].CollectionURLs = []string{shoes}
+	}
+	if err := store.UpsertListings(ctx, vendor, in, t0); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := func(p *catalog.Price) string {
+		switch {
+		case p == nil:
+			return "none"
+		case p.CompareAt == nil:
+			return fmt.Sprintf("%q %v", p.Currency, p.Current)
+		}
+		return fmt.Sprintf("%q %v was %v", p.Currency, p.Current, *p.CompareAt)
+	}
+	var prices []string
+	for _, l := range got {
+		prices = append(prices, price(l.Price))
+	}
+	if want := []string{`"EUR" 89.5 was 120`, `"" 12`, "none"}; !slices.Equal(prices, want) {
+		t.Errorf("prices %q, want %q", prices, want)
+	}
+}
+
 func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
 	store = postgres.NewCatalogStore(migrated(t))
 	shoes, sale = "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
