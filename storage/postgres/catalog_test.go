@@ -267,11 +267,12 @@ func BenchmarkUpsertListings(b *testing.B) {
 }
 
 // BenchmarkEncodeListingIDs encodes a write's 1,000 new listing ids as pgx sends the
-// uuid[] parameter: as pgtype.UUID (binary) and, beside it, as the strings they were,
-// which pgx's binary encoding refuses before it encodes them again as text.
+// uuid[] parameter: as a flat array of pgtype.UUID (binary) and, beside it, as the
+// strings they were, which pgx's binary encoding refuses before it encodes them again as
+// text.
 func BenchmarkEncodeListingIDs(b *testing.B) {
 	m := pgtype.NewMap()
-	ids := make([]pgtype.UUID, 1000)
+	ids := make(pgtype.FlatArray[pgtype.UUID], 1000)
 	texts := make([]string, len(ids))
 	for i := range ids {
 		ids[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}
