@@ -152,7 +152,6 @@ const vendor = "shop.example"
 // t0 is when shoesAndSale's collections were found.
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
 // TestUpsertListingsKeepsPrices writes each shape a listing's price takes (with a former
 // price, without a currency, none at all) and reads them back as they were.
 func TestUpsertListingsKeepsPrices(t *testing.T) {
@@ -192,6 +191,7 @@ func TestUpsertListingsKeepsPrices(t *testing.T) {
 	}
 }
 
+// shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
 func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
 	store = postgres.NewCatalogStore(migrated(t))
 	shoes, sale = "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
