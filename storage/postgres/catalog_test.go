@@ -266,6 +266,51 @@ func BenchmarkUpsertListings(b *testing.B) {
 	b.ReportMetric(float64((storagetest.ProcessCPU()-cpu0).Microseconds())/listings, "cpu-µs/listing")
 }
 
+// BenchmarkListingsOfCollections reads a page of 100 listings of two collections (the v1
+// collection_urls filter) from a vendor of 20,000 listings in ten collections, every fifth
+// listing in two.
+func BenchmarkListingsOfCollections(b *testing.B) {
+	ctx := context.Background()
+	store := postgres.NewCatalogStore(migrated(b))
+	collections := make([]catalog.CollectionInput, 10)
+	for i := range collections {
+		collections[i].URL = fmt.Sprintf("https://shop.example/collections/c%d", i)
+	}
+	if err := store.UpsertCollections(ctx, vendor, collections, t0); err != nil {
+		b.Fatal(err)
+	}
+	const listings, perWrite = 20_000, 1_000
+	read := []string{collections[1].URL, collections[2].URL}
+	want := 0 // the listings in either
+	for w := 0; w < listings/perWrite; w++ {
+		page := make([]catalog.ListingInput, perWrite)
+		for k := range page {
+			n := w*perWrite + k
+			page[k] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", n), Name: fmt.Sprintf("Product %d", n),
+				CollectionURLs: []string{collections[n%10].URL}}
+			if n%5 == 0 {
+				page[k].CollectionURLs = append(page[k].CollectionURLs, collections[(n+1)%10].URL)
+			}
+			if slices.ContainsFunc(page[k].CollectionURLs, func(c string) bool { return slices.Contains(read, c) }) {
+				want++
+			}
+		}
+		if err := store.UpsertListings(ctx, vendor, page, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	query := catalog.ListingQuery{Vendor: vendor, CollectionURLs: read, Page: page.Request{Number: 1, Size: 100}}
+	for b.Loop() {
+		got, total, err := store.Listings(ctx, query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if total != want || len(got) != 100 {
+			b.Fatalf("%d listings of %d, want 100 of %d", len(got), total, want)
+		}
+	}
+}
+
 // BenchmarkEncodeListingIDs encodes a write's 1,000 new listing ids as pgx sends the
 // uuid[] parameter: as a flat array of pgtype.UUID (binary) and, beside it, as the
 // strings they were, which pgx's binary encoding refuses before it encodes them again as
