@@ -283,19 +283,19 @@ func BenchmarkListingsOfCollections(b *testing.B) {
 	read := []string{collections[1].URL, collections[2].URL}
 	want := 0 // the listings in either
 	for w := 0; w < listings/perWrite; w++ {
-		page := make([]catalog.ListingInput, perWrite)
-		for k := range page {
+		write := make([]catalog.ListingInput, perWrite)
+		for k := range write {
 			n := w*perWrite + k
-			page[k] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", n), Name: fmt.Sprintf("Product %d", n),
+			write[k] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", n), Name: fmt.Sprintf("Product %d", n),
 				CollectionURLs: []string{collections[n%10].URL}}
 			if n%5 == 0 {
-				page[k].CollectionURLs = append(page[k].CollectionURLs, collections[(n+1)%10].URL)
+				write[k].CollectionURLs = append(write[k].CollectionURLs, collections[(n+1)%10].URL)
 			}
-			if slices.ContainsFunc(page[k].CollectionURLs, func(c string) bool { return slices.Contains(read, c) }) {
+			if slices.ContainsFunc(write[k].CollectionURLs, func(c string) bool { return slices.Contains(read, c) }) {
 				want++
 			}
 		}
-		if err := store.UpsertListings(ctx, vendor, page, t0); err != nil {
+		if err := store.UpsertListings(ctx, vendor, write, t0); err != nil {
 			b.Fatal(err)
 		}
 	}
