@@ -235,7 +235,7 @@ func BenchmarkUpsertListings(b *testing.B) {
 		b.Fatal(err)
 	}
 	const perPage = 250
-	page := func(i int) []catalog.ListingInput {
+	write := func(i int) []catalog.ListingInput {
 		p := make([]catalog.ListingInput, perPage)
 		for k := range p {
 			n := i*perPage + k
@@ -251,7 +251,7 @@ func BenchmarkUpsertListings(b *testing.B) {
 	}
 	pages := make([][]catalog.ListingInput, b.N)
 	for i := range pages {
-		pages[i] = page(i)
+		pages[i] = write(i)
 	}
 	cpu0 := storagetest.ProcessCPU()
 	b.ResetTimer()
