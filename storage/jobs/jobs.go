@@ -68,6 +68,14 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 	return err
 }
 
+// fetchCooldown is the least time between two looks for jobs in a queue, and between two
+// notifications of new jobs in one. River's default, 100 ms, is sized for queues of
+// many short jobs; an execution waited up to that long to start (a start within the
+// cooldown of a poll was held back, a second start within it of the first was not
+// announced), which a crawl of a few hundred pages spends fetching a tenth of them. Our
+// executions start a few at a time, so looking more often costs nothing while idle.
+const fetchCooldown = 10 * time.Millisecond
+
 // queueName keeps kinds apart so that long crawls never hold up extractions or searches.
 func queueName(kind execution.Kind) string { return string(kind) }
 
@@ -76,7 +84,7 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 	if opts.Workers <= 0 {
 		opts.Workers = 4
 	}
-	cfg := &river.Config{Logger: opts.Logger, FetchPollInterval: opts.PollInterval}
+	cfg := &river.Config{Logger: opts.Logger, FetchPollInterval: opts.PollInterval, FetchCooldown: fetchCooldown}
 	if len(handlers) > 0 {
 		workers := river.NewWorkers()
 		if err := river.AddWorkerSafely(workers, &worker{handlers: handlers}); err != nil {
