@@ -306,7 +306,7 @@ func (s *Store) serveDemo(w http.ResponseWriter, r *http.Request) {
 			status[strconv.Itoa(k)] = v
 		}
 		writeJSON(w, map[string]any{"requests": st.Requests, "by_route": routes, "by_status": status,
-			"faulted": st.Faulted, "disallowed": st.Disallowed, "products_seen": st.ProductsSeen})
+			"faulted": st.Faulted, "disallowed": st.Disallowed, "products_seen": st.ProductsSeen, "max_in_flight": st.MaxInFlight})
 	case "catalog.json":
 		type col struct {
 			Handle        string `json:"handle"`
