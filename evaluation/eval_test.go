@@ -11,6 +11,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -21,16 +22,7 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 
 func migrated(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	ctx := context.Background()
-	pool, err := postgres.Open(ctx, storagetest.NewPostgres(t), postgres.PoolOptions{MaxConns: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	return pool
+	return postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 24})
 }
 
 func pipelineOver(pool *pgxpool.Pool) *search.Pipeline {

@@ -17,6 +17,7 @@ import (
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/clickhouse"
 	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -32,14 +33,7 @@ const (
 // page 1, and usage recording on with off, all in one run over loopback HTTP.
 func BenchmarkAPI(b *testing.B) {
 	ctx := context.Background()
-	pool, err := postgres.Open(ctx, storagetest.NewPostgres(b), postgres.PoolOptions{MaxConns: 16})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pool.Close()
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		b.Fatal(err)
-	}
+	pool := postgrestest.Migrated(b, postgres.PoolOptions{MaxConns: 16})
 	start := time.Now()
 	for _, stmt := range []string{
 		fmt.Sprintf(`INSERT INTO vendors (host, listings_count, collections_count)

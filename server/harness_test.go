@@ -18,6 +18,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -41,15 +42,7 @@ type envOptions struct {
 
 func newEnv(t *testing.T, o envOptions) *env {
 	t.Helper()
-	ctx := context.Background()
-	pool, err := postgres.Open(ctx, storagetest.NewPostgres(t), postgres.PoolOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
 	e := &env{t: t, pool: pool}
 	e.access = access.NewService(postgres.NewAccessStore(pool), access.ServiceOptions{CacheTTL: -1})
 	e.catalog = catalog.NewService(postgres.NewCatalogStore(pool))

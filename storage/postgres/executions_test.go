@@ -12,6 +12,7 @@ import (
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -19,16 +20,7 @@ func TestMain(m *testing.M) { storagetest.Main(m) }
 
 func migrated(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	ctx := context.Background()
-	pool, err := postgres.Open(ctx, storagetest.NewPostgres(t), postgres.PoolOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	return pool
+	return postgrestest.Migrated(t, postgres.PoolOptions{})
 }
 
 func newOrg(t *testing.T, pool *pgxpool.Pool, name string) access.Organization {
