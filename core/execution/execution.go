@@ -154,11 +154,21 @@ type Store interface {
 	Cancel(ctx context.Context, id, organizationID string) (Execution, error)
 	// Lapsed lists running executions whose lease has expired, for resumption.
 	Lapsed(ctx context.Context, kind Kind) ([]string, error)
+	// Pending lists executions created before a time that no runner has taken yet.
+	Pending(ctx context.Context, kind Kind, createdBefore time.Time) ([]string, error)
 }
 
 // Queue hands executions to runners, durably and across processes.
 type Queue interface {
 	Enqueue(ctx context.Context, kind Kind, executionID string) error
+}
+
+// InspectableQueue is a Queue that also tells whether an execution has a job, which the
+// Resumer asks before queueing an execution its start never queued.
+type InspectableQueue interface {
+	Queue
+	// Queued reports whether the execution has a job waiting or being worked.
+	Queued(ctx context.Context, executionID string) (bool, error)
 }
 
 // FailRunningStep returns steps with the running one failed; steps after it stay pending.

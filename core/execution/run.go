@@ -195,10 +195,13 @@ func (j *Job) snapshot() (json.RawMessage, []Step) {
 	return raw, append([]Step(nil), j.steps...)
 }
 
-// Resumer re-enqueues executions whose runner died (their lease lapsed).
+// Resumer re-enqueues executions whose runner died (their lease lapsed), and executions
+// never queued: a start creates its execution, then queues it, and a process that died in
+// between left it pending with no job, forever, and for a crawl holding its vendor's one
+// active crawl, so that every later start of that vendor answered with it.
 type Resumer struct {
 	Store    Store
-	Queue    Queue
+	Queue    InspectableQueue
 	Kinds    []Kind
 	Interval time.Duration // default 5s
 	Logger   *slog.Logger
@@ -228,11 +231,45 @@ func (r *Resumer) Run(ctx context.Context) {
 					logger.Warn("re-enqueue execution", "execution_id", id, "err", err)
 				}
 			}
+			r.queueUnqueued(ctx, kind, logger)
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+	}
+}
+
+// unqueuedAfter is how long a pending execution may go without a job before the resumer
+// queues it. A start queues its execution within milliseconds of creating it; the margin
+// keeps the resumer from queueing one a second time while its start is still under way.
+const unqueuedAfter = time.Minute
+
+// queueUnqueued queues the pending executions of kind that have no job. Those with one
+// (waiting for a free runner) are left alone, so that the queue gains no duplicates.
+func (r *Resumer) queueUnqueued(ctx context.Context, kind Kind, logger *slog.Logger) {
+	ids, err := r.Store.Pending(ctx, kind, time.Now().Add(-unqueuedAfter))
+	if err != nil {
+		if ctx.Err() == nil {
+			logger.Warn("look for unqueued executions", "kind", kind, "err", err)
+		}
+		return
+	}
+	for _, id := range ids {
+		queued, err := r.Queue.Queued(ctx, id)
+		if err != nil {
+			if ctx.Err() == nil {
+				logger.Warn("look for an execution's job", "execution_id", id, "err", err)
+			}
+			continue
+		}
+		if queued {
+			continue
+		}
+		logger.Warn("queueing execution its start never queued", "execution_id", id)
+		if err := r.Queue.Enqueue(ctx, kind, id); err != nil && ctx.Err() == nil {
+			logger.Warn("enqueue execution", "execution_id", id, "err", err)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/stockroom/stockroom/core/execution"
 )
@@ -37,7 +38,7 @@ type Queue struct {
 	client *river.Client[pgx.Tx]
 }
 
-var _ execution.Queue = (*Queue)(nil)
+var _ execution.InspectableQueue = (*Queue)(nil)
 
 // executionArgs is the job: which execution to run. The execution row holds everything else.
 type executionArgs struct {
@@ -114,6 +115,20 @@ func (q *Queue) Stop(ctx context.Context) error {
 		return q.client.StopAndCancel(context.Background())
 	}
 	return err
+}
+
+// Queued reports whether a job for the execution is waiting (available, scheduled, retryable,
+// pending) or running.
+func (q *Queue) Queued(ctx context.Context, executionID string) (bool, error) {
+	jobs, err := q.client.JobList(ctx, river.NewJobListParams().Kinds(executionArgs{}.Kind()).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable,
+			rivertype.JobStatePending, rivertype.JobStateRunning).
+		Where("args->>'execution_id' = @execution_id", river.NamedArgs{"execution_id": executionID}).
+		First(1))
+	if err != nil {
+		return false, fmt.Errorf("look for the job of %s: %w", executionID, err)
+	}
+	return len(jobs.Jobs) > 0, nil
 }
 
 // Enqueue schedules an execution.

@@ -185,6 +185,15 @@ func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) 
 	return out, classify("cancel execution", err)
 }
 
+func (s *ExecutionStore) Pending(ctx context.Context, kind execution.Kind, createdBefore time.Time) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id FROM executions WHERE kind = $1 AND status = 'pending' AND created_at < $2
+		ORDER BY created_at`, kind, createdBefore)
+	if err != nil {
+		return nil, classify("list pending executions", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 func (s *ExecutionStore) Lapsed(ctx context.Context, kind execution.Kind) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id FROM executions WHERE kind = $1 AND status = 'running' AND lease_until < now()
 		ORDER BY created_at`, kind)

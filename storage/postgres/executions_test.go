@@ -218,3 +218,32 @@ func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 		t.Errorf("the dead runner's report: %v, want ErrLeaseLost", err)
 	}
 }
+
+// Pending lists the executions no runner has taken, created before the time given.
+func TestPendingListsUntakenExecutionsCreatedBefore(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	org := newOrg(t, pool, "acme")
+	for _, id := range []string{"crawl-old", "crawl-new", "crawl-taken", "crawl-canceled"} {
+		if err := store.Create(ctx, crawlOf(org.ID, id, id+".example")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok, err := store.Acquire(ctx, "crawl-taken", "runner", time.Minute); err != nil || !ok {
+		t.Fatalf("acquire: %v %v", ok, err)
+	}
+	if _, err := store.Cancel(ctx, "crawl-canceled", org.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '2 minutes' WHERE id <> 'crawl-new'`); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now().Add(-time.Minute)
+	if got, err := store.Pending(ctx, execution.Crawl, before); err != nil || len(got) != 1 || got[0] != "crawl-old" {
+		t.Errorf("pending crawls created over a minute ago: %v %v, want [crawl-old]", got, err)
+	}
+	if got, err := store.Pending(ctx, execution.Extract, before); err != nil || len(got) != 0 {
+		t.Errorf("pending extractions: %v %v, want none", got, err)
+	}
+}

@@ -1,0 +1,101 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/storage/jobs"
+	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
+	"github.com/stockroom/stockroom/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+// A start that died between creating its execution and queueing it left the execution
+// pending with no job; the resumer queues it, once, and leaves alone a pending execution
+// whose job waits for a runner.
+func TestResumerQueuesExecutionsTheirStartNeverQueued(t *testing.T) {
+	ctx := context.Background()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
+	org, err := postgres.NewAccessStore(pool).CreateOrganization(ctx, "acme", 100, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.NewExecutionStore(pool)
+	ran := make(chan string, 10)
+	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{
+		execution.Crawl: func(_ context.Context, id string) error { ran <- id; return nil },
+	}, jobs.Options{PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, id := range []string{"crawl-stranded", "crawl-waiting"} {
+		e := execution.Execution{ID: id, Kind: execution.Crawl, OrganizationID: org.ID, Vendor: id + ".example",
+			Steps: execution.NewSteps("a")}
+		if err := store.Create(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := queue.Enqueue(ctx, execution.Crawl, "crawl-waiting"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '2 minutes'`); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"crawl-stranded": false, "crawl-waiting": true} {
+		if got, err := queue.Queued(ctx, id); err != nil || got != want {
+			t.Fatalf("Queued(%s) = %v %v, want %v", id, got, err, want)
+		}
+	}
+
+	// Several passes of the resumer, the queue not working jobs yet.
+	resumeCtx, stopResuming := context.WithCancel(ctx)
+	resumed := make(chan struct{})
+	go func() {
+		defer close(resumed)
+		(&execution.Resumer{Store: store, Queue: queue, Kinds: []execution.Kind{execution.Crawl}, Interval: 20 * time.Millisecond}).Run(resumeCtx)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	stopResuming()
+	<-resumed
+	rows, err := pool.Query(ctx, `SELECT args->>'execution_id', count(*) FROM river_job GROUP BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobsOf := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			t.Fatal(err)
+		}
+		jobsOf[id] = n
+	}
+	if rows.Err() != nil {
+		t.Fatal(rows.Err())
+	}
+	if jobsOf["crawl-stranded"] != 1 || jobsOf["crawl-waiting"] != 1 || len(jobsOf) != 2 {
+		t.Fatalf("jobs per execution after the resumer: %v, want one each", jobsOf)
+	}
+
+	// Both run once the queue works.
+	runCtx, stopRunning := context.WithTimeout(ctx, 30*time.Second)
+	defer stopRunning()
+	if err := queue.Start(runCtx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = queue.Stop(ctx) }()
+	seen := map[string]bool{}
+	for len(seen) < 2 {
+		select {
+		case id := <-ran:
+			seen[id] = true
+		case <-runCtx.Done():
+			t.Fatalf("executions run: %v, want crawl-stranded and crawl-waiting", seen)
+		}
+	}
+}
