@@ -9,7 +9,10 @@
 // STOCKROOM_BIN names another stockroom binary to measure (an A/B of two builds).
 //
 // BenchmarkCrawl gives each crawler the same store (its own process, not counted), the
-// same concurrency and no delay. pages is the requests the store answered; cpu-s/1000pages
+// same concurrency and no delay; each store is crawled answering at once and answering
+// 20 ms late (the -20ms lines). pages is the requests the store answered, max-in-flight
+// the most it answered at once (checked against the concurrency); wall-s runs from the
+// start request to the end (Colly's Wait, Stockroom's execution stop_date); cpu-s/1000pages
 // is the crawler's own process: Colly's test process, or the Stockroom server (API, job
 // queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
