@@ -195,10 +195,10 @@ func (j *Job) snapshot() (json.RawMessage, []Step) {
 	return raw, append([]Step(nil), j.steps...)
 }
 
-// Resumer re-enqueues executions whose runner died (their lease lapsed), and executions
-// never queued: a start creates its execution, then queues it, and a process that died in
-// between left it pending with no job, forever, and for a crawl holding its vendor's one
-// active crawl, so that every later start of that vendor answered with it.
+// Resumer re-enqueues executions whose runner died (their lease lapsed), and queues those
+// whose start died between creating and queueing them. These would stay pending forever,
+// and a crawl's would hold its vendor's one active crawl: every later start of the vendor
+// would answer with it.
 type Resumer struct {
 	Store    Store
 	Queue    InspectableQueue
