@@ -73,7 +73,8 @@ type Document struct {
 	// (empty when the same).
 	URL      string
 	FinalURL string
-	// Status is the HTTP status; 0 when the fetch failed, with Err saying why.
+	// Status is the HTTP status; 0 when the fetch failed, with Err saying why (the URL
+	// included).
 	Status int
 	Header http.Header
 	Body   []byte

@@ -159,7 +159,8 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapt
 		return nil, Method{}, err
 	}
 	if home.Err != "" {
-		return nil, Method{}, fmt.Errorf("fetch %s: %s", startURL, home.Err)
+		// Err names the URL already.
+		return nil, Method{}, errors.New(home.Err)
 	}
 	if home.Status >= 400 {
 		return nil, Method{}, fmt.Errorf("fetch %s: the site answered %d", startURL, home.Status)
