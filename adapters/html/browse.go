@@ -199,6 +199,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	out := sdk.Page{Listings: items}
 	if next := nextPage(root, links, tiles, urls); next != "" && next != target && next != c.URL() {
 		out.Next = next
+		out.Total = statedTotal(root, len(items))
 	}
 	return out, nil
 }

@@ -106,6 +106,7 @@ type wireResponse struct {
 	Collections []Collection `json:"collections,omitempty"`
 	Listings    []Listing    `json:"listings,omitempty"`
 	Next        string       `json:"next,omitempty"`
+	Total       int          `json:"total,omitempty"`
 	Product     *Product     `json:"product,omitempty"`
 	Outcome     string       `json:"outcome,omitempty"`
 	Message     string       `json:"message,omitempty"`
@@ -159,7 +160,7 @@ func dispatch(a Adapter, c *Call) (resp wireResponse, err error) {
 		}
 		var p Page
 		p, err = l.List(c)
-		resp.Listings, resp.Next = p.Listings, p.Next
+		resp.Listings, resp.Next, resp.Total = p.Listings, p.Next, p.Total
 	case "extract":
 		e, ok := a.(Extractor)
 		if !ok {

@@ -343,6 +343,7 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 		e.close(']')
 	}
 	e.strField("next", r.Next)
+	e.intField("total", r.Total)
 	if r.Product != nil {
 		e.key("product")
 		e.product(r.Product)

@@ -99,7 +99,7 @@ func wireRequestOf(req *adapter.Request) *wireRequest {
 }
 
 func (r *wireResponse) toAdapter() *adapter.Response {
-	out := &adapter.Response{Fetch: r.Fetch, Next: r.Next, Product: r.Product, Outcome: adapter.Outcome(r.Outcome), Message: r.Message}
+	out := &adapter.Response{Fetch: r.Fetch, Next: r.Next, Total: r.Total, Product: r.Product, Outcome: adapter.Outcome(r.Outcome), Message: r.Message}
 	if d := r.Detection; d != nil {
 		out.Detection = &adapter.Detection{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}
 	}

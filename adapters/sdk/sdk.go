@@ -135,6 +135,11 @@ type Listing struct {
 type Page struct {
 	Listings []Listing
 	Next     string
+	// Total is the products the whole collection holds as its page says ("Showing 1–24
+	// of 720", or a page count times the page's size); 0 when it does not say. The host
+	// lists the longest collections first, so that one is not left to page on alone at
+	// the end of a crawl.
+	Total int
 }
 
 // Outcome values, as the service reports them per URL.

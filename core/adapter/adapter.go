@@ -118,6 +118,7 @@ type Response struct {
 	Collections []Collection     `json:"collections,omitempty"`
 	Listings    []Listing        `json:"listings,omitempty"`
 	Next        string           `json:"next,omitempty"`
+	Total       int              `json:"total,omitempty"` // the listed collection's products as its page says; 0: unknown
 	Product     *product.Product `json:"product,omitempty"`
 	// Outcome says why there is no product; empty means success when Product is set.
 	Outcome Outcome `json:"outcome,omitempty"`

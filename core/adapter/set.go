@@ -187,6 +187,8 @@ func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]
 type ListPage struct {
 	Listings []Listing
 	Next     string
+	// Total is the products the whole collection holds as the page says; 0 when unknown.
+	Total int
 }
 
 // List returns one page of the products of the collection at collectionURL, starting at
@@ -208,7 +210,7 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string) 
 			continue
 		}
 		if len(resp.Listings) > 0 || resp.Next != "" {
-			return ListPage{Listings: resp.Listings, Next: resp.Next}, nil
+			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total}, nil
 		}
 	}
 	return ListPage{}, lastErr

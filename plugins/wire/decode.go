@@ -59,6 +59,8 @@ func decode(out []byte) (*adapter.Response, error) {
 			}
 		case "next":
 			d.str(v, "next", &resp.Next)
+		case "total":
+			d.integer(v, "total", &resp.Total)
 		case "product":
 			resp.Product = nil
 			if d.object(v, "product") {
