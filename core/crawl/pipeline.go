@@ -264,8 +264,15 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, slots *listSlots, w *listingWriter) error {
 	cursor := ""
 	found := 0
+	// The collection's size as the store says: its count at discovery, else what its pages
+	// state, so that a long collection gets its turns from its second page on.
+	size := count(c)
 	for page := 0; page < p.opts.MaxPages; page++ {
-		if err := slots.acquire(ctx, max(count(c)-found, 0)); err != nil {
+		remaining := max(size-found, 0)
+		if size == 0 && page == 0 {
+			remaining = unexplored
+		}
+		if err := slots.acquire(ctx, remaining); err != nil {
 			return err
 		}
 		lp, err := p.adapters.List(ctx, st.platform, c.URL, cursor)
@@ -285,6 +292,9 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter
 			inputs = append(inputs, listingInput(u, l, c.URL))
 		}
 		found += len(inputs)
+		if lp.Total > 0 {
+			size = lp.Total
+		}
 		if len(inputs) > 0 {
 			if err := w.send(ctx, listed{listings: inputs}); err != nil {
 				return err

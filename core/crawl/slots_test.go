@@ -31,9 +31,10 @@ func waiters(s *listSlots) int {
 	return len(s.waiting)
 }
 
-// A free slot goes to the collection with the most listings known to remain, then, among
-// those with no count, to the one that has waited longest.
-func TestSlotsGoLargestRemainingFirstThenInTurn(t *testing.T) {
+// A free slot goes to a collection of unknown size not listed yet, then to the one with
+// the most listings known to remain, then, among those with no count, to the one that has
+// waited longest.
+func TestSlotsGoUnexploredThenLargestRemainingThenInTurn(t *testing.T) {
 	s := newListSlots(1)
 	if err := s.acquire(context.Background(), 0); err != nil {
 		t.Fatal(err)
@@ -43,13 +44,14 @@ func TestSlotsGoLargestRemainingFirstThenInTurn(t *testing.T) {
 	waitFor(t, s, "small", 300, granted)
 	waitFor(t, s, "unknown-b", 0, granted)
 	waitFor(t, s, "large", 3000, granted)
+	waitFor(t, s, "unexplored", unexplored, granted)
 
 	var order []string
-	for range 4 {
+	for range 5 {
 		s.release()
 		order = append(order, <-granted)
 	}
-	if want := []string{"large", "small", "unknown-a", "unknown-b"}; !slices.Equal(order, want) {
+	if want := []string{"unexplored", "large", "small", "unknown-a", "unknown-b"}; !slices.Equal(order, want) {
 		t.Errorf("granted %q, want %q", order, want)
 	}
 }

@@ -1,0 +1,108 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/execution"
+)
+
+// pagedStore is a generic adapter listing collections of fixed page counts, a page per
+// listTime; collections in stating say on each page how many products they hold. It
+// records which collection each call listed, in order.
+type pagedStore struct {
+	pages    map[string]int
+	stating  map[string]bool
+	listTime time.Duration
+
+	mu    sync.Mutex
+	calls []string
+}
+
+func (s *pagedStore) Info() adapter.Info {
+	return adapter.Info{Name: "paged", Capabilities: []adapter.Op{adapter.OpList}}
+}
+
+func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.Response, error) {
+	select {
+	case <-time.After(s.listTime):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	name := strings.TrimPrefix(req.URL, "https://shop.example/")
+	page := 1
+	if req.Cursor != "" {
+		page, _ = strconv.Atoi(req.Cursor)
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, name)
+	s.mu.Unlock()
+	const perPage = 10
+	resp := &adapter.Response{}
+	for i := range perPage {
+		resp.Listings = append(resp.Listings, adapter.Listing{URL: fmt.Sprintf("%s/p%d-%d", req.URL, page, i)})
+	}
+	if page < s.pages[name] {
+		resp.Next = strconv.Itoa(page + 1)
+		if s.stating[name] {
+			resp.Total = s.pages[name] * perPage
+		}
+	}
+	return resp, nil
+}
+
+// Every collection of unknown size lists its first page before any lists a second, for its
+// first page may state its size; one whose pages state it then gets a slot ahead of
+// collections that say nothing, rather than waiting its turn behind each of them: it is
+// the one that would otherwise page on alone at the end of the crawl.
+func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
+	store := &pagedStore{
+		pages:    map[string]int{"short-a": 3, "short-b": 3, "long": 6},
+		stating:  map[string]bool{"long": true},
+		listTime: 50 * time.Millisecond, // far longer than a lister takes to queue again
+	}
+	set := &adapter.Set{Source: modules{store}}
+	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 1})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	var collections []adapter.Collection
+	for _, name := range []string{"short-a", "short-b", "long"} {
+		collections = append(collections, adapter.Collection{URL: "https://shop.example/" + name})
+	}
+	if err := p.listAll(context.Background(), st, collections); err != nil {
+		t.Fatal(err)
+	}
+	if st.progress.ListingsFound != 120 {
+		t.Errorf("%d listings found, want 120", st.progress.ListingsFound)
+	}
+	calls := store.calls
+	if len(calls) != 12 {
+		t.Fatalf("%d pages listed, want 12: %q", len(calls), calls)
+	}
+	if firsts := slices.Sorted(slices.Values(calls[:3])); !slices.Equal(firsts, []string{"long", "short-a", "short-b"}) {
+		t.Errorf("first pages listed %q, want one of each collection", calls[:3])
+	}
+	// From then to long's last page, no two other pages are listed in a row.
+	last := slices.Index(calls, "long")
+	for i, c := range calls {
+		if c == "long" {
+			last = i
+		}
+	}
+	for i := 3; i < last; i++ {
+		if calls[i] != "long" && calls[i+1] != "long" {
+			t.Fatalf("%s and %s listed in a row while long waited: %q", calls[i], calls[i+1], calls)
+		}
+	}
+}
+
+// modules is a fixed adapter.Source.
+type modules []adapter.Module
+
+func (m modules) Modules() []adapter.Module { return m }
