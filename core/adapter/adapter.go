@@ -167,7 +167,8 @@ type Source interface {
 
 // Fetcher fetches the follow-up documents adapters ask for. It returns a Document with
 // Status 0 and Err set, not an error, when the remote end failed; an error aborts the
-// operation (the context was cancelled).
+// operation (the context was cancelled). It must be safe for concurrent use: the
+// documents of one round are fetched at once.
 type Fetcher interface {
 	Fetch(ctx context.Context, url string) (*Document, error)
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/stockroom/stockroom/core/product"
 )
 
@@ -70,30 +72,57 @@ func (s *Set) run(ctx context.Context, m Module, req Request, docs map[string]*D
 		if len(resp.Fetch) == 0 || round+1 >= lim.Rounds {
 			return resp, nil
 		}
-		added := 0
+		var wanted []string
 		for _, u := range resp.Fetch {
-			if added >= lim.FetchesPerRound || len(req.Docs) >= lim.Documents {
+			if len(wanted) >= lim.FetchesPerRound || len(req.Docs)+len(wanted) >= lim.Documents {
 				break
 			}
-			if slices.ContainsFunc(req.Docs, func(d *Document) bool { return d.URL == u }) {
+			if slices.Contains(wanted, u) || slices.ContainsFunc(req.Docs, func(d *Document) bool { return d.URL == u }) {
 				continue
 			}
-			d, ok := docs[u]
-			if !ok {
-				if d, err = s.Fetcher.Fetch(ctx, u); err != nil {
-					return nil, fmt.Errorf("fetch %s for %s: %w", u, m.Info().Name, err)
-				}
-				docs[u] = d
-			}
-			req.Docs = append(req.Docs, d)
-			added++
+			wanted = append(wanted, u)
 		}
-		if added == 0 {
+		if len(wanted) == 0 {
 			// Everything asked for is already there (or over the limit): another round
 			// would see the same documents and answer the same.
 			return resp, nil
 		}
+		got, err := s.fetchAll(ctx, m, wanted, docs)
+		if err != nil {
+			return nil, err
+		}
+		req.Docs = append(req.Docs, got...)
 	}
+}
+
+// fetchAll returns the documents at urls, in order, from docs or fetched, and adds those
+// fetched to docs. The fetches run at once, the fetcher keeping to each host's limits: a
+// round's documents (a store's collections and its sitemap) are often from one slow site,
+// and one after another they cost a round trip each.
+func (s *Set) fetchAll(ctx context.Context, m Module, urls []string, docs map[string]*Document) ([]*Document, error) {
+	got := make([]*Document, len(urls))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, u := range urls {
+		if d, ok := docs[u]; ok {
+			got[i] = d
+			continue
+		}
+		g.Go(func() error {
+			d, err := s.Fetcher.Fetch(gctx, u)
+			if err != nil {
+				return fmt.Errorf("fetch %s for %s: %w", u, m.Info().Name, err)
+			}
+			got[i] = d
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for i, u := range urls {
+		docs[u] = got[i]
+	}
+	return got, nil
 }
 
 func (s *Set) logger() *slog.Logger {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/product"
@@ -131,6 +133,60 @@ func TestOutcomes(t *testing.T) {
 		res, err := set.Extract(context.Background(), tc.url, tc.page)
 		if err != nil || res.Outcome != tc.want || res.Message == "" {
 			t.Errorf("%s: %+v %v, want %s with a message", tc.name, res, err, tc.want)
+		}
+	}
+}
+
+// togetherFetcher answers each fetch once n fetches are in flight together, and fails
+// one that waits a second alone.
+type togetherFetcher struct {
+	n        int
+	mu       sync.Mutex
+	inFlight int
+	all      chan struct{}
+}
+
+func (f *togetherFetcher) Fetch(ctx context.Context, url string) (*adapter.Document, error) {
+	f.mu.Lock()
+	if f.inFlight++; f.inFlight == f.n {
+		close(f.all)
+	}
+	f.mu.Unlock()
+	select {
+	case <-f.all:
+		return &adapter.Document{URL: url, Status: 200}, nil
+	case <-time.After(time.Second):
+		return &adapter.Document{URL: url, Err: "fetched alone"}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// The documents an adapter asks for in one round are fetched at once (the fetcher keeps
+// to each host's limits), and handed over in the order asked.
+func TestFollowUpsOfARoundAreFetchedTogether(t *testing.T) {
+	asked := []string{"https://s/collections.json", "https://s/sitemap.xml", "https://s/collections.json"}
+	var got []*adapter.Document
+	discoverer := &fake{
+		info: adapter.Info{Name: "discoverer", Capabilities: []adapter.Op{adapter.OpDiscover}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			if req.Round == 0 {
+				return &adapter.Response{Fetch: asked}, nil
+			}
+			got = req.Docs[1:]
+			return &adapter.Response{Collections: []adapter.Collection{{URL: "https://s/c"}}}, nil
+		},
+	}
+	set := &adapter.Set{Source: modules{discoverer}, Fetcher: &togetherFetcher{n: 2, all: make(chan struct{})}, Logger: quiet}
+	if _, err := set.Discover(context.Background(), "", &adapter.Document{URL: "https://s/", Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d documents handed over, want 2 (the third asked is the first again)", len(got))
+	}
+	for i, d := range got {
+		if d.URL != asked[i] || d.Err != "" {
+			t.Errorf("document %d: %s %q, want %s fetched alongside the other", i, d.URL, d.Err, asked[i])
 		}
 	}
 }
