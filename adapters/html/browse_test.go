@@ -69,7 +69,7 @@ func TestListReadsTilesAndFollowsNext(t *testing.T) {
 		site + "/garden?p=2": htmlDoc(site+"/garden?p=2", gridPage2),
 	}
 	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: pages}
-	p1, err := set.List(context.Background(), "", site+"/garden", "")
+	p1, err := set.List(context.Background(), "", site+"/garden", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestListReadsTilesAndFollowsNext(t *testing.T) {
 		len(l.Images) != 1 || l.Images[0].URL != site+"/img/rake.jpg" {
 		t.Errorf("first tile %+v price %+v", l, l.Price)
 	}
-	p2, err := set.List(context.Background(), "", site+"/garden", p1.Next)
+	p2, err := set.List(context.Background(), "", site+"/garden", p1.Next, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestListReadsTilesAndFollowsNext(t *testing.T) {
 	}
 	// A cursor for another site is refused rather than fetched.
 	pages["https://elsewhere.example/x"] = htmlDoc("https://elsewhere.example/x", gridPage2)
-	if p, _ := set.List(context.Background(), "", site+"/garden", "https://elsewhere.example/x"); len(p.Listings) != 0 || p.Next != "" {
+	if p, _ := set.List(context.Background(), "", site+"/garden", "https://elsewhere.example/x", 0); len(p.Listings) != 0 || p.Next != "" {
 		t.Errorf("foreign cursor followed: %+v", p)
 	}
 }
@@ -128,7 +128,7 @@ func TestTilePriceSkipsFormerPrices(t *testing.T) {
 	}
 	page += "</ul></body></html>"
 	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
-	got, err := set.List(context.Background(), "", site+"/all", "")
+	got, err := set.List(context.Background(), "", site+"/all", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestListSkipsMenusButFollowsPaginationNav(t *testing.T) {
 <nav class="pagination"><a href="/all?page=2">Next</a></nav>
 <footer><a href="/products/gift-card">Gift card</a></footer></body></html>`
 	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
-	got, err := set.List(context.Background(), "", site+"/all", "")
+	got, err := set.List(context.Background(), "", site+"/all", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestListTakesNoTileForTheNextPage(t *testing.T) {
 <li class="item"><a href="/products/rake">Rake</a><span class="price">$9</span></li></ul>
 <div class="paging"><a href="/all?page=2">Next ›</a></div></body></html>`
 	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", page)}}
-	got, err := set.List(context.Background(), "", site+"/all", "")
+	got, err := set.List(context.Background(), "", site+"/all", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func testListTotal(t *testing.T, mod adapter.Module) {
 	} {
 		body := "<html><body>" + c.page + "</body></html>"
 		set := &adapter.Set{Source: sdktest.Modules{mod}, Fetcher: sdktest.Pages{site + "/all": htmlDoc(site+"/all", body)}}
-		got, err := set.List(context.Background(), "", site+"/all", "")
+		got, err := set.List(context.Background(), "", site+"/all", "", 0)
 		if err != nil {
 			t.Fatal(err)
 		}

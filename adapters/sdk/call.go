@@ -11,6 +11,7 @@ type Call struct {
 	op      string
 	url     string
 	cursor  string
+	total   int
 	round   int
 	docs    []*Doc
 	need    []string
@@ -26,6 +27,11 @@ func (c *Call) URL() string { return c.url }
 
 // Cursor is the paging position of a list call, "" for the first page.
 func (c *Call) Cursor() string { return c.cursor }
+
+// Total is, in a list call, the products the collection holds as far as the host knows
+// (the store's count at discovery, or what a page stated); 0 when unknown. An adapter
+// whose cursors are page numbers can then name every later page at once (Page.Ahead).
+func (c *Call) Total() int { return c.total }
 
 // Round counts the calls of this operation so far, from 0.
 func (c *Call) Round() int { return c.round }

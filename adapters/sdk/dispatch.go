@@ -94,6 +94,7 @@ type wireRequest struct {
 	Op     string    `json:"op"`
 	URL    string    `json:"url,omitempty"`
 	Cursor string    `json:"cursor,omitempty"`
+	Total  int       `json:"total,omitempty"`
 	Round  int       `json:"round,omitempty"`
 	Docs   []wireDoc `json:"docs,omitempty"`
 }
@@ -107,6 +108,7 @@ type wireResponse struct {
 	Listings    []Listing    `json:"listings,omitempty"`
 	Next        string       `json:"next,omitempty"`
 	Total       int          `json:"total,omitempty"`
+	Ahead       []string     `json:"ahead,omitempty"`
 	Product     *Product     `json:"product,omitempty"`
 	Outcome     string       `json:"outcome,omitempty"`
 	Message     string       `json:"message,omitempty"`
@@ -116,7 +118,7 @@ type wireResponse struct {
 }
 
 func newCall(req *wireRequest, b backend) *Call {
-	c := &Call{op: req.Op, url: req.URL, cursor: req.Cursor, round: req.Round, docs: make([]*Doc, len(req.Docs))}
+	c := &Call{op: req.Op, url: req.URL, cursor: req.Cursor, total: req.Total, round: req.Round, docs: make([]*Doc, len(req.Docs))}
 	for i, d := range req.Docs {
 		c.docs[i] = &Doc{URL: d.URL, FinalURL: d.FinalURL, Status: d.Status, Err: d.Err, header: d.Header, index: i, b: b}
 	}
@@ -160,7 +162,7 @@ func dispatch(a Adapter, c *Call) (resp wireResponse, err error) {
 		}
 		var p Page
 		p, err = l.List(c)
-		resp.Listings, resp.Next, resp.Total = p.Listings, p.Next, p.Total
+		resp.Listings, resp.Next, resp.Total, resp.Ahead = p.Listings, p.Next, p.Total, p.Ahead
 	case "extract":
 		e, ok := a.(Extractor)
 		if !ok {

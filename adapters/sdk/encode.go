@@ -344,6 +344,7 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 	}
 	e.strField("next", r.Next)
 	e.intField("total", r.Total)
+	e.strs("ahead", r.Ahead)
 	if r.Product != nil {
 		e.key("product")
 		e.product(r.Product)

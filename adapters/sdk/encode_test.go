@@ -33,7 +33,7 @@ func TestEncoderAgreesWithEncodingJSON(t *testing.T) {
 		Detection:   &Detection{Platform: "p", Confidence: 0.9, Evidence: []string{"e"}},
 		Collections: []Collection{{URL: "https://x/c", Handle: "c", ProductsCount: ptr(3)}},
 		Listings:    []Listing{{URL: "https://x/p", ID: "1", Price: &Price{Current: 2}, Images: []Image{{URL: "u"}}}},
-		Next:        "2", Total: 720, Product: p, Outcome: "other", Message: "m",
+		Next:        "2", Total: 720, Ahead: []string{"2", "3"}, Product: p, Outcome: "other", Message: "m",
 	}
 	out := appendResponse(nil, &in)
 	var got wireResponse

@@ -56,9 +56,10 @@ func handle(req Value) (out []byte, ok bool) {
 	}
 	// The request's fields cross in two host calls, the documents' headers only when
 	// read: a call's fixed cost is paid on every round of every page.
-	top := req.Strings("op", "url", "cursor", "round", "docs.#")
+	top := req.Strings("op", "url", "cursor", "round", "docs.#", "total")
 	c := &Call{op: top[0], url: top[1], cursor: top[2]}
 	c.round, _ = strconv.Atoi(top[3])
+	c.total, _ = strconv.Atoi(top[5])
 	if n, _ := strconv.Atoi(top[4]); n > 0 {
 		paths := make([]string, 0, 4*n)
 		for i := 0; i < n; i++ {

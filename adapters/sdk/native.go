@@ -84,7 +84,7 @@ func applySplices(out *adapter.Response, splices []splice) error {
 // wireRequestOf renders req as the request a guest receives (header names in lower case),
 // so the native path hands the adapter exactly what the WebAssembly path does.
 func wireRequestOf(req *adapter.Request) *wireRequest {
-	w := &wireRequest{Op: string(req.Op), URL: req.URL, Cursor: req.Cursor, Round: req.Round, Docs: make([]wireDoc, len(req.Docs))}
+	w := &wireRequest{Op: string(req.Op), URL: req.URL, Cursor: req.Cursor, Total: req.Total, Round: req.Round, Docs: make([]wireDoc, len(req.Docs))}
 	for i, d := range req.Docs {
 		var h map[string][]string
 		if len(d.Header) > 0 {
@@ -99,7 +99,7 @@ func wireRequestOf(req *adapter.Request) *wireRequest {
 }
 
 func (r *wireResponse) toAdapter() *adapter.Response {
-	out := &adapter.Response{Fetch: r.Fetch, Next: r.Next, Total: r.Total, Product: r.Product, Outcome: adapter.Outcome(r.Outcome), Message: r.Message}
+	out := &adapter.Response{Fetch: r.Fetch, Next: r.Next, Total: r.Total, Ahead: r.Ahead, Product: r.Product, Outcome: adapter.Outcome(r.Outcome), Message: r.Message}
 	if d := r.Detection; d != nil {
 		out.Detection = &adapter.Detection{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}
 	}

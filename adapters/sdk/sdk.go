@@ -140,6 +140,11 @@ type Page struct {
 	// lists the longest collections first, so that one is not left to page on alone at
 	// the end of a crawl.
 	Total int
+	// Ahead are the cursors of later pages when the adapter knows them now (page numbers
+	// up to Call.Total's last page): the host may list them at once, in any order, rather
+	// than one after another, and goes on from the last one's Next. Next is still set, for
+	// hosts that list one page after another.
+	Ahead []string
 }
 
 // Outcome values, as the service reports them per URL.

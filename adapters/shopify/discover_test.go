@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func TestListPagesThroughACollection(t *testing.T) {
 		var all []adapter.Listing
 		cursor := ""
 		for {
-			page, err := set.List(context.Background(), "shopify", base+"/collections/all", cursor)
+			page, err := set.List(context.Background(), "shopify", base+"/collections/all", cursor, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,6 +117,14 @@ func TestListPagesThroughACollection(t *testing.T) {
 		first := products[0]
 		if all[0].URL != base+"/products/"+first.Handle || all[0].ID != first.ID.String() || all[0].Price == nil {
 			t.Errorf("%s: first listing %+v", path, all[0])
+		}
+		// Told the collection's size, the first page names every later one.
+		sized, err := set.List(context.Background(), "shopify", base+"/collections/all", "", 3*PageSize+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"2", "3", "4"}; !slices.Equal(sized.Ahead, want) || sized.Next != "2" {
+			t.Errorf("%s: first page of a collection of %d: ahead %q, next %q; want %q and 2", path, 3*PageSize+1, sized.Ahead, sized.Next, want)
 		}
 	}
 }

@@ -170,7 +170,8 @@ func handleIn(u *url.URL, marker string) string {
 const PageSize = 250
 
 // List reads one page of /collections/{handle}/products.json; the cursor is the page
-// number.
+// number. The first page of a collection whose size the host knows names every later page
+// (Ahead), for the host to list at once.
 func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	u, err := url.Parse(c.URL())
 	if err != nil {
@@ -200,6 +201,11 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	var out sdk.Page
 	if n, _ := products.Get("products.#").Float(); n == PageSize {
 		out.Next = strconv.Itoa(page + 1)
+		if page == 1 {
+			for p := 2; p <= (c.Total()+PageSize-1)/PageSize; p++ {
+				out.Ahead = append(out.Ahead, strconv.Itoa(p))
+			}
+		}
 	}
 	return out, nil
 }

@@ -102,6 +102,9 @@ type Request struct {
 	URL string
 	// Cursor is the paging position returned by the previous list call, empty at first.
 	Cursor string
+	// Total is the products the listed collection holds as far as the host knows (the
+	// store's count at discovery, or what a page stated); 0 when unknown.
+	Total int
 	// Round counts the calls of this operation so far, from 0.
 	Round int
 	// Docs are every document fetched for this operation so far, the page first.
@@ -119,6 +122,7 @@ type Response struct {
 	Listings    []Listing        `json:"listings,omitempty"`
 	Next        string           `json:"next,omitempty"`
 	Total       int              `json:"total,omitempty"` // the listed collection's products as its page says; 0: unknown
+	Ahead       []string         `json:"ahead,omitempty"` // cursors of later pages known now, to list at once
 	Product     *product.Product `json:"product,omitempty"`
 	// Outcome says why there is no product; empty means success when Product is set.
 	Outcome Outcome `json:"outcome,omitempty"`

@@ -218,18 +218,22 @@ type ListPage struct {
 	Next     string
 	// Total is the products the whole collection holds as the page says; 0 when unknown.
 	Total int
+	// Ahead are the cursors of later pages, known now: they may be listed at once, in any
+	// order, and the listing goes on from the last one's Next.
+	Ahead []string
 }
 
 // List returns one page of the products of the collection at collectionURL, starting at
-// cursor (empty for the first page).
-func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string) (ListPage, error) {
+// cursor (empty for the first page). total is the products the collection holds as far as
+// the caller knows (0: unknown), from which an adapter may tell its later pages at once.
+func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, total int) (ListPage, error) {
 	mods := s.forPlatform(platform, OpList)
 	if len(mods) == 0 {
 		return ListPage{}, fmt.Errorf("list %s: %w %q", collectionURL, ErrNoAdapter, platform)
 	}
 	var lastErr error
 	for _, m := range mods {
-		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor}, map[string]*Document{})
+		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}, map[string]*Document{})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ListPage{}, ctx.Err()
@@ -239,7 +243,7 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string) 
 			continue
 		}
 		if len(resp.Listings) > 0 || resp.Next != "" {
-			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total}, nil
+			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead}, nil
 		}
 	}
 	return ListPage{}, lastErr

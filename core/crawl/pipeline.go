@@ -262,50 +262,110 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 // listCollection pages through one collection, a page per slot, queueing each page's
 // listings for w.
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, slots *listSlots, w *listingWriter) error {
+	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, size: count(c)}
 	cursor := ""
-	found := 0
-	// The collection's size as the store says: its count at discovery, else what its pages
-	// state, so that a long collection gets its turns from its second page on.
-	size := count(c)
-	for page := 0; page < p.opts.MaxPages; page++ {
-		remaining := max(size-found, 0)
-		if size == 0 && page == 0 {
-			remaining = unexplored
-		}
-		if err := slots.acquire(ctx, remaining); err != nil {
+	for pages := 0; pages < p.opts.MaxPages; {
+		lp, err := l.listPage(ctx, cursor, pages == 0)
+		if err != nil {
 			return err
 		}
-		lp, err := p.adapters.List(ctx, st.platform, c.URL, cursor)
-		slots.release()
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
+		pages++
+		if ahead := lp.Ahead[:min(len(lp.Ahead), p.opts.MaxPages-pages)]; len(ahead) > 0 {
+			// Pages the adapter named in advance are listed at once, not each after the one
+			// before: a long collection's pages in a row were a crawl's longest wait.
+			if lp, err = l.listAhead(ctx, ahead); err != nil {
 				return err
 			}
-			return fmt.Errorf("list collection %s: %w", c.URL, err)
-		}
-		inputs := make([]catalog.ListingInput, 0, len(lp.Listings))
-		for _, l := range lp.Listings {
-			u, err := urlnorm.Page(l.URL)
-			if err != nil || !sameVendor(u, st.vendor) {
-				continue
-			}
-			inputs = append(inputs, listingInput(u, l, c.URL))
-		}
-		found += len(inputs)
-		if lp.Total > 0 {
-			size = lp.Total
-		}
-		if len(inputs) > 0 {
-			if err := w.send(ctx, listed{listings: inputs}); err != nil {
-				return err
-			}
+			pages += len(ahead)
+			cursor = ahead[len(ahead)-1]
 		}
 		if lp.Next == "" || lp.Next == cursor {
 			break
 		}
 		cursor = lp.Next
 	}
+	l.mu.Lock()
+	found := l.found
+	l.mu.Unlock()
 	return w.send(ctx, listed{complete: c.URL, total: found})
+}
+
+// collectionLister lists the pages of one collection.
+type collectionLister struct {
+	p     *Pipeline
+	st    *crawlState
+	c     adapter.Collection
+	slots *listSlots
+	w     *listingWriter
+
+	mu    sync.Mutex
+	found int // listings queued
+	// size is the collection's size as the store says: its count at discovery, else what
+	// its pages state, so that a long collection gets its turns from its second page on.
+	size int
+}
+
+// listPage lists the page at cursor (the collection's first when first is set) and queues
+// its listings.
+func (l *collectionLister) listPage(ctx context.Context, cursor string, first bool) (adapter.ListPage, error) {
+	l.mu.Lock()
+	size, remaining := l.size, max(l.size-l.found, 0)
+	l.mu.Unlock()
+	if size == 0 && first {
+		remaining = unexplored
+	}
+	if err := l.slots.acquire(ctx, remaining); err != nil {
+		return adapter.ListPage{}, err
+	}
+	lp, err := l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
+	l.slots.release()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return lp, err
+		}
+		return lp, fmt.Errorf("list collection %s: %w", l.c.URL, err)
+	}
+	inputs := make([]catalog.ListingInput, 0, len(lp.Listings))
+	for _, listing := range lp.Listings {
+		u, err := urlnorm.Page(listing.URL)
+		if err != nil || !sameVendor(u, l.st.vendor) {
+			continue
+		}
+		inputs = append(inputs, listingInput(u, listing, l.c.URL))
+	}
+	l.mu.Lock()
+	l.found += len(inputs)
+	if lp.Total > 0 {
+		l.size = lp.Total
+	}
+	l.mu.Unlock()
+	if len(inputs) > 0 {
+		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
+			return lp, err
+		}
+	}
+	return lp, nil
+}
+
+// listAhead lists the pages at cursors at once, as the slots allow, and returns the last
+// one's page, from which the listing goes on.
+func (l *collectionLister) listAhead(ctx context.Context, cursors []string) (adapter.ListPage, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	// No more of a collection's pages wait for a slot than there are slots: one of
+	// thousands of pages holds a few goroutines, not thousands.
+	g.SetLimit(l.p.opts.Collections)
+	var last adapter.ListPage
+	for i, cursor := range cursors {
+		g.Go(func() error {
+			lp, err := l.listPage(gctx, cursor, false)
+			if i == len(cursors)-1 {
+				last = lp
+			}
+			return err
+		})
+	}
+	err := g.Wait()
+	return last, err
 }
 
 func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {

@@ -15,15 +15,17 @@ import (
 )
 
 // pagedStore is a generic adapter listing collections of fixed page counts, a page per
-// listTime; collections in stating say on each page how many products they hold. It
-// records which collection each call listed, in order.
+// listTime; collections in stating say on each page how many products they hold, and
+// told a collection's size, its first page names the later ones (Ahead). It records
+// which collection each call listed, in order, and the most calls at once.
 type pagedStore struct {
 	pages    map[string]int
 	stating  map[string]bool
 	listTime time.Duration
 
-	mu    sync.Mutex
-	calls []string
+	mu                    sync.Mutex
+	calls                 []string
+	inFlight, maxInFlight int
 }
 
 func (s *pagedStore) Info() adapter.Info {
@@ -31,6 +33,15 @@ func (s *pagedStore) Info() adapter.Info {
 }
 
 func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.Response, error) {
+	s.mu.Lock()
+	s.inFlight++
+	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
 	select {
 	case <-time.After(s.listTime):
 	case <-ctx.Done():
@@ -54,8 +65,34 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 		if s.stating[name] {
 			resp.Total = s.pages[name] * perPage
 		}
+		if page == 1 {
+			for p := 2; p <= (req.Total+perPage-1)/perPage; p++ {
+				resp.Ahead = append(resp.Ahead, strconv.Itoa(p))
+			}
+		}
 	}
 	return resp, nil
+}
+
+// A collection whose first page names its later pages has them listed at once, as many
+// as there are slots; the listing goes on from the last one named when the collection is
+// longer than its count said, and every listing is found once.
+func TestListAllListsThePagesNamedAheadAtOnce(t *testing.T) {
+	store := &pagedStore{pages: map[string]int{"all": 8}, listTime: 20 * time.Millisecond}
+	set := &adapter.Set{Source: modules{store}}
+	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 3})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	counted := 60 // the store's count at discovery, two pages short
+	collections := []adapter.Collection{{URL: "https://shop.example/all", ProductsCount: &counted}}
+	if err := p.listAll(context.Background(), st, collections); err != nil {
+		t.Fatal(err)
+	}
+	if st.progress.ListingsFound != 80 || len(store.calls) != 8 {
+		t.Errorf("%d listings found in %d pages, want 80 in 8", st.progress.ListingsFound, len(store.calls))
+	}
+	if store.maxInFlight != 3 {
+		t.Errorf("%d pages listed at once at most, want the 3 slots", store.maxInFlight)
+	}
 }
 
 // Every collection of unknown size lists its first page before any lists a second, for its

@@ -178,6 +178,7 @@ type wireRequest struct {
 	Op     adapter.Op `json:"op"`
 	URL    string     `json:"url,omitempty"`
 	Cursor string     `json:"cursor,omitempty"`
+	Total  int        `json:"total,omitempty"`
 	Round  int        `json:"round,omitempty"`
 	Docs   []wireDoc  `json:"docs,omitempty"`
 }
@@ -191,7 +192,7 @@ type wireDoc struct {
 }
 
 func encodeRequest(req *adapter.Request) ([]byte, error) {
-	w := wireRequest{Op: req.Op, URL: req.URL, Cursor: req.Cursor, Round: req.Round, Docs: make([]wireDoc, len(req.Docs))}
+	w := wireRequest{Op: req.Op, URL: req.URL, Cursor: req.Cursor, Total: req.Total, Round: req.Round, Docs: make([]wireDoc, len(req.Docs))}
 	for i, d := range req.Docs {
 		var h map[string][]string
 		if len(d.Header) > 0 {

@@ -61,6 +61,8 @@ func decode(out []byte) (*adapter.Response, error) {
 			d.str(v, "next", &resp.Next)
 		case "total":
 			d.integer(v, "total", &resp.Total)
+		case "ahead":
+			resp.Ahead = d.strings(v, "ahead")
 		case "product":
 			resp.Product = nil
 			if d.object(v, "product") {

@@ -107,7 +107,7 @@ func TestDecodeResponseRefusesWhatEncodingJSONRefuses(t *testing.T) {
 		`{"product": {"price": {"current_value": 1e400}}}`, `{"product": {"is_available": "yes"}}`,
 		`{"product": {"variants": [{"options": {"size": 1}}]}}`, `{"product": {"reviews": 3}}`,
 		`{"detection": {"confidence": "high"}}`, `{"listings": [{"url": 1}]}`, "{\"next\": \"a\x01\"}",
-		`{"total": "720"}`, `{"total": 7.5}`, `{"total": 1e3}`,
+		`{"total": "720"}`, `{"total": 7.5}`, `{"total": 1e3}`, `{"ahead": "2"}`, `{"ahead": [2]}`,
 	} {
 		checkAgainstReference(t, []byte(out))
 	}
@@ -119,7 +119,7 @@ func TestDecodeResponseReadsNullsAndEmptiesAsEncodingJSON(t *testing.T) {
 		`{"product": {"tags": [], "images": [null, {}], "variants": [{"options": {}}], "title": null, "price": null}}`,
 		`{"product": {"sources": {"a\u00e9": "x"}, "options": [{"values": []}]}, "unknown": [1, {"x": 2}]}`,
 		`{"product": {"title": "a\ud800b", "description": "\u00e9\ud83d\ude00"}}`,
-		`{"next": "x", "total": 720}`, `{"total": null}`, `{"total": 0}`,
+		`{"next": "x", "total": 720, "ahead": ["2", "3"]}`, `{"total": null}`, `{"total": 0}`, `{"ahead": []}`,
 		`{"Next": "x", "PRODUCT": {"ſku": "s", "\u212aind": 1, "Is_Available": true}}`,
 	} {
 		checkAgainstReference(t, []byte(out))
