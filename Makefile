@@ -19,8 +19,11 @@ build: wasm
 run: build
 	./$(BIN) local run
 
+# bench/ is vetted too: it builds against the service's packages, and nothing else that
+# `make test` runs would notice a change that breaks it.
 vet: wasm
 	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
 
 test: build vet
 	./$(BIN) local exec --data .data/test -- $(GO) test $(TESTFLAGS) ./...

@@ -47,13 +47,13 @@ func BenchmarkListPage(b *testing.B) {
 			set.Fetcher = &savedPages{pages: map[string]*adapter.Document{}}
 			collection := fleet.Get(c.kind).URL(c.collection)
 			// The first call fetches the page; the loop lists it from memory.
-			if _, err := set.List(ctx, c.platform, collection, ""); err != nil {
+			if _, err := set.List(ctx, c.platform, collection, "", 0); err != nil {
 				b.Fatal(err)
 			}
 			var listings int
 			cpu0 := storagetest.ProcessCPU()
 			for b.Loop() {
-				page, err := set.List(ctx, c.platform, collection, "")
+				page, err := set.List(ctx, c.platform, collection, "", 0)
 				if err != nil {
 					b.Fatal(err)
 				}
