@@ -17,8 +17,10 @@
 // queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
 // reported apart. ClickHouse (usage events of the status polls) is not counted. After each
-// store's crawls a line states the ratios (pages/s, CPU per page without and with
-// Postgres, peak memory) and whether the bar is met. With -count N, Go runs each side's N
+// store's crawls a line states the ratios (pages/s, the whole job's wall time, CPU per
+// page without and with Postgres, peak memory) and whether the bar is met; the crawlers'
+// pages differ a little (Colly asks each collection for one empty page more, Stockroom
+// reads robots.txt and the sitemaps), hence the wall time of the same job beside pages/s. With -count N, Go runs each side's N
 // crawls in a row and the line compares their medians; for rounds interleaved in time on a
 // noisy machine, run -count 1 N times.
 package bench
