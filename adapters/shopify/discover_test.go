@@ -126,6 +126,14 @@ func TestListPagesThroughACollection(t *testing.T) {
 		if want := []string{"2", "3", "4"}; !slices.Equal(sized.Ahead, want) || sized.Next != "2" {
 			t.Errorf("%s: first page of a collection of %d: ahead %q, next %q; want %q and 2", path, 3*PageSize+1, sized.Ahead, sized.Next, want)
 		}
+		// A count beyond belief names no more than maxAhead pages.
+		huge, err := set.List(context.Background(), "shopify", base+"/collections/all", "", 1<<40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(huge.Ahead) != maxAhead || huge.Ahead[maxAhead-1] != strconv.Itoa(maxAhead+1) {
+			t.Errorf("%s: a count of 2^40 named %d pages ahead, want %d", path, len(huge.Ahead), maxAhead)
+		}
 	}
 }
 

@@ -169,6 +169,10 @@ func handleIn(u *url.URL, marker string) string {
 // maximum.
 const PageSize = 250
 
+// maxAhead bounds the pages a first page names ahead, whatever count the store gives: the
+// listing goes on from the last one's Next.
+const maxAhead = 2000
+
 // List reads one page of /collections/{handle}/products.json; the cursor is the page
 // number. The first page of a collection whose size the host knows names every later page
 // (Ahead), for the host to list at once.
@@ -202,7 +206,8 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if n, _ := products.Get("products.#").Float(); n == PageSize {
 		out.Next = strconv.Itoa(page + 1)
 		if page == 1 {
-			for p := 2; p <= (c.Total()+PageSize-1)/PageSize; p++ {
+			last := min((c.Total()+PageSize-1)/PageSize, maxAhead+1)
+			for p := 2; p <= last; p++ {
 				out.Ahead = append(out.Ahead, strconv.Itoa(p))
 			}
 		}
