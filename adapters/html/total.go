@@ -1,7 +1,6 @@
 package html
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -64,23 +63,29 @@ func totalIn(text string, onPage int) int {
 	return 0
 }
 
+// countSpacing sets dashes and slashes apart and drops brackets and colons.
+var countSpacing = strings.NewReplacer("–", " - ", "—", " - ", "-", " - ", "/", " / ", "(", " ", ")", " ", ":", " ")
+
 // countFields splits a lower-cased text into words, numbers and the dashes and slashes
-// between them, dropping brackets: "(1–24 of 1,512)" is 1 - 24 of 1,512.
+// between them: "(1–24 of 1,512)" is 1 - 24 of 1,512.
 func countFields(text string) []string {
-	r := strings.NewReplacer("–", " - ", "—", " - ", "-", " - ", "/", " / ", "(", " ", ")", " ", ":", " ")
-	return strings.Fields(r.Replace(strings.ToLower(text)))
+	return strings.Fields(countSpacing.Replace(strings.ToLower(text)))
 }
 
-// number reads a count written with or without thousands separators ("1,512", "1.512",
-// "1 512" split apart is two fields and not read); 0 when s is not one.
+// number reads a count written with or without thousands separators ("1,512", "1.512";
+// "1 512" is two fields and not read); 0 when s is not one.
 func number(s string) int {
-	s = strings.NewReplacer(",", "", ".", "", "\u00a0", "").Replace(s)
-	if s == "" || len(s) > 9 {
-		return 0
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0
+	n, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			if digits++; digits > 9 {
+				return 0
+			}
+			n = 10*n + int(c-'0')
+		case c != ',' && c != '.':
+			return 0
+		}
 	}
 	return n
 }
