@@ -25,9 +25,9 @@ import (
 
 // PipelineOptions tune a Pipeline. The zero value is usable.
 type PipelineOptions struct {
-	// Collections is how many collection pages are listed at once (each of a different
-	// collection; see listSlots for which). Per-host politeness still applies underneath.
-	// Default 4.
+	// Collections is how many collection pages are listed at once (of different
+	// collections, or of one whose pages its adapter named ahead; see listSlots for which).
+	// Per-host politeness still applies underneath. Default 4.
 	Collections int
 	// MaxPages bounds the pages listed per collection, against endless paging. Default 2000.
 	MaxPages int
