@@ -304,6 +304,11 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // and URL. Written as a join, it was planned as a hash of every listing of the vendor,
 // twice per page: while a crawl grows a vendor, the statistics still say it has a few
 // dozen, and each page then cost in proportion to the catalog.
+//
+// No foreign key checks the listings' vendor or the links' ends (migration 00010): this
+// statement takes each of those ids from a row it has locked, found or inserted, and
+// nothing deletes catalog rows. Whoever adds another writer of these tables, or a delete,
+// keeps that true.
 const writeListingsSQL = `
 	WITH vendor AS (
 		SELECT id, listings_count FROM vendors WHERE host = $1

@@ -147,6 +147,51 @@ func TestUpsertListingsIntoAnUnknownCollectionWritesNothing(t *testing.T) {
 	}
 }
 
+// TestUpsertListingsLinksRowsOfTheirOwnVendor checks what no foreign key checks any more
+// (migration 00010): after writes of two vendors, new and repeated listings, each in one
+// collection or two, every listing belongs to an existing vendor and every link joins a
+// listing and a collection of one same vendor.
+func TestUpsertListingsLinksRowsOfTheirOwnVendor(t *testing.T) {
+	ctx := context.Background()
+	pool := migrated(t)
+	store := postgres.NewCatalogStore(pool)
+	for round := range 2 {
+		for _, host := range []string{"a.example", "b.example"} {
+			collections := []catalog.CollectionInput{{URL: "https://" + host + "/collections/x"}, {URL: "https://" + host + "/collections/y"}}
+			if err := store.UpsertCollections(ctx, host, collections, t0); err != nil {
+				t.Fatal(err)
+			}
+			var listings []catalog.ListingInput
+			for i := range 5 {
+				in := []string{collections[i%2].URL}
+				if i%3 == round {
+					in = append(in, collections[(i+1)%2].URL)
+				}
+				listings = append(listings, catalog.ListingInput{URL: fmt.Sprintf("https://%s/products/p%d", host, i+round*3), CollectionURLs: in})
+			}
+			if err := store.UpsertListings(ctx, host, listings, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var listings, links, strays int
+	err := pool.QueryRow(ctx, `SELECT
+			(SELECT count(*) FROM listings),
+			(SELECT count(*) FROM collection_listings),
+			(SELECT count(*) FROM listings l WHERE NOT EXISTS (SELECT 1 FROM vendors v WHERE v.id = l.vendor_id))
+			+ (SELECT count(*) FROM collection_listings cl WHERE NOT EXISTS (
+				SELECT 1 FROM listings l JOIN collections c ON c.vendor_id = l.vendor_id
+				WHERE l.id = cl.listing_id AND c.id = cl.collection_id))`).Scan(&listings, &links, &strays)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per vendor: products p0..p7 (p3 and p4 written in both rounds) in 12 distinct
+	// (listing, collection) pairs.
+	if listings != 2*8 || links != 2*12 || strays != 0 {
+		t.Errorf("%d listings, %d links, %d stray rows; want 16, 24, 0", listings, links, strays)
+	}
+}
+
 const vendor = "shop.example"
 
 // t0 is when shoesAndSale's collections were found.
