@@ -98,26 +98,39 @@ func (s *Set) run(ctx context.Context, m Module, req Request, docs map[string]*D
 // fetchAll returns the documents at urls, in order, from docs or fetched, and adds those
 // fetched to docs. The fetches run at once, the fetcher keeping to each host's limits: a
 // round's documents (a store's collections and its sitemap) are often from one slow site,
-// and one after another they cost a round trip each.
+// and one after another they cost a round trip each. A lone fetch (a listing page, the
+// usual round) runs on the caller's goroutine: one started and waited for per page was a
+// twentieth of listing a page from memory.
 func (s *Set) fetchAll(ctx context.Context, m Module, urls []string, docs map[string]*Document) ([]*Document, error) {
 	got := make([]*Document, len(urls))
-	g, gctx := errgroup.WithContext(ctx)
+	var missing []int
 	for i, u := range urls {
 		if d, ok := docs[u]; ok {
 			got[i] = d
-			continue
+		} else {
+			missing = append(missing, i)
 		}
-		g.Go(func() error {
-			d, err := s.Fetcher.Fetch(gctx, u)
-			if err != nil {
-				return fmt.Errorf("fetch %s for %s: %w", u, m.Info().Name, err)
-			}
-			got[i] = d
-			return nil
-		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	fetch := func(ctx context.Context, i int) error {
+		d, err := s.Fetcher.Fetch(ctx, urls[i])
+		if err != nil {
+			return fmt.Errorf("fetch %s for %s: %w", urls[i], m.Info().Name, err)
+		}
+		got[i] = d
+		return nil
+	}
+	if len(missing) == 1 {
+		if err := fetch(ctx, missing[0]); err != nil {
+			return nil, err
+		}
+	} else {
+		g, gctx := errgroup.WithContext(ctx)
+		for _, i := range missing {
+			g.Go(func() error { return fetch(gctx, i) })
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
 	}
 	for i, u := range urls {
 		docs[u] = got[i]
