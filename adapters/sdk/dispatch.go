@@ -26,6 +26,9 @@ type backend interface {
 	// matches, in document order, and the first of them (ABI 1.4).
 	cssAll(node uint32, css string) []uint32
 	cssOne(node uint32, css string) uint32
+	// texts are the texts of the text nodes below node outside elements, node included,
+	// matching a CSS selector (ABI 1.5).
+	texts(node uint32, except string) []string
 	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
 	get(v uint32, path string) uint32
 	kind(v uint32) Kind

@@ -118,6 +118,9 @@ func hostCSSOne(node uint32, css unsafe.Pointer, cssLen uint32) int32
 //go:wasmimport stockroom css_all
 func hostCSSAll(node uint32, css unsafe.Pointer, cssLen uint32, out unsafe.Pointer, capacity uint32) int32
 
+//go:wasmimport stockroom node_texts
+func hostNodeTexts(node uint32, css unsafe.Pointer, cssLen uint32, out unsafe.Pointer, capacity uint32) int32
+
 //go:wasmimport stockroom node_string
 func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
 
@@ -281,6 +284,11 @@ func (guest) cssAll(node uint32, css string) []uint32 {
 	return handles(b)
 }
 
+func (guest) texts(node uint32, except string) []string {
+	b, _ := bytesResult(hostNodeTexts(node, strPtr(except), uint32(len(except)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	return lengthPrefixed(b)
+}
+
 func (guest) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
 	return stringResult(hostNodeString(node, uint32(what), strPtr(arg), uint32(len(arg)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
 }
@@ -305,11 +313,18 @@ func (guest) elems(v uint32) []uint32 {
 
 func (guest) keys(v uint32) []string {
 	b, _ := bytesResult(hostValueKeys(v, unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
+	return lengthPrefixed(b)
+}
+
+// lengthPrefixed reads the strings of a host answer, each a little-endian u32 length then
+// its bytes, as slices of one string: one allocation however many there are.
+func lengthPrefixed(b []byte) []string {
+	all := string(b)
 	var out []string
-	for len(b) >= 4 {
-		n := binary.LittleEndian.Uint32(b)
-		out = append(out, string(b[4:4+n]))
-		b = b[4+n:]
+	for at := 0; at+4 <= len(b); {
+		n := int(binary.LittleEndian.Uint32(b[at:]))
+		out = append(out, all[at+4:at+4+n])
+		at += 4 + n
 	}
 	return out
 }

@@ -198,6 +198,12 @@ func (b nativeBackend) cssOne(node uint32, css string) uint32 {
 	return uint32(h)
 }
 
+func (b nativeBackend) texts(node uint32, except string) []string {
+	texts, err := b.s.Texts(document.Node(node), except, nil)
+	check(err)
+	return texts
+}
+
 func (b nativeBackend) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
 	n := document.Node(node)
 	switch what {

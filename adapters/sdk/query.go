@@ -132,6 +132,19 @@ func (n Node) AncestorWithin(css string, container Node) Node {
 	return Node{n.b.ancestor(n.h, css, container.h), n.b}
 }
 
+// Texts returns the text of each text node below n in document order, as Text gives it
+// ("" for white space alone), leaving out scripts and styles and the text inside any
+// element, n included, that the CSS selector except matches ("" leaves none out): a price
+// element's texts without its struck former price, p.Texts("s, del, [class*=was]"), in
+// one host call where finding the text nodes and asking each its text and ancestors took
+// two per text. ABI 1.5.
+func (n Node) Texts(except string) []string {
+	if n.h == 0 {
+		return nil
+	}
+	return n.b.texts(n.h, except)
+}
+
 // TextOf returns the text of the first node expr selects under n, or "".
 func (n Node) TextOf(expr string) string { return n.FindOne(expr).Text() }
 

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,5 +101,35 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := s.SelectOne(root, strings.Repeat("li,", maxSelector)); err == nil {
 		t.Error("huge selector accepted")
+	}
+}
+
+func TestTexts(t *testing.T) {
+	const page = `<html><body><div class="price"><s class="was">$189.99</s> <span class="now">$126.<b>00</b></span><script>var p = 1</script></div>
+<div class="price price--was"><span>$80</span></div></body></html>`
+	s := NewSession([]*adapter.Document{{Body: []byte(page)}}, 0)
+	root, _ := s.HTML(0)
+	for _, c := range []struct {
+		from   string // XPath of the node whose texts are read
+		except string
+		want   []string
+	}{
+		{"(//div)[1]", "s, del, [class*=was]", []string{"", "$126.", "00"}}, // the white space between is a text too
+		{"(//div)[1]", "", []string{"$189.99", "", "$126.", "00"}},          // scripts are never read
+		{"(//div)[2]", "s, del, [class*=was]", nil},                         // the element itself is a former price
+		{"(//div)[2]", "", []string{"$80"}},
+		{"//s/text()", "", nil}, // a text node has no text nodes below it
+	} {
+		from, _ := s.Query(root, c.from)
+		got, err := s.Texts(from, c.except, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Texts(%s, %q) = %q, want %q", c.from, c.except, got, c.want)
+		}
+	}
+	if _, err := s.Texts(root, "li[", nil); err == nil || !strings.Contains(err.Error(), `"li["`) {
+		t.Errorf("bad selector: error %v, want one naming it", err)
 	}
 }

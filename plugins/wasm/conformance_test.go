@@ -145,6 +145,24 @@ func TestGuestSelectsByCSSThroughTheHost(t *testing.T) {
 	mustExtractOK(t, m)
 }
 
+func TestGuestReadsTextsThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "texts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The page's texts in document order but the last item's; the line break before the
+	// script is a text of its own, empty; the script is not read. Then the heading's text,
+	// and none once the heading itself is left out.
+	if p := resp.Product; p == nil || *p.Title != "Kettle,a,|Kettle|0" {
+		t.Fatalf("product %+v: want the title %q", p, "Kettle,a,|Kettle|0")
+	}
+	if _, err := extract(m, "badtexts"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
+		t.Errorf("badtexts: error = %v, want one naming the selector", err)
+	}
+	mustExtractOK(t, m)
+}
+
 func TestUnknownABIMajorIsRefused(t *testing.T) {
 	rt := newRuntime(t, wasm.Config{})
 	_, err := rt.Load(context.Background(), "future", abiV2Module())

@@ -111,6 +111,16 @@ func handleList(m api.Module, st *callState, hs []document.Node, err error, out,
 	return st.result(m, out, uint64(uint32(capacity)), st.buf)
 }
 
+// appendStrings appends strs to b as the host functions answer lists of strings: each a
+// little-endian u32 length, then its bytes.
+func appendStrings(b []byte, strs []string) []byte {
+	for _, str := range strs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(str)))
+		b = append(b, str...)
+	}
+	return b
+}
+
 // hostModuleName is the import module of the host functions.
 const hostModuleName = "stockroom"
 
@@ -207,6 +217,16 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		hs, err := st.session.Select(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), st.handles[:0])
 		s[0] = handleList(m, st, hs, err, s[3], s[4])
 	})
+	def("node_texts", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		texts, err := st.session.Texts(document.Node(uint32(s[0])), string(read(m, s[1], s[2])), st.strs[:0])
+		if err != nil {
+			s[0] = st.fail(err)
+			return
+		}
+		st.strs = texts
+		st.buf = appendStrings(st.buf[:0], texts)
+		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
+	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		n := document.Node(uint32(s[0]))
 		var v string
@@ -301,11 +321,7 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 	def("value_strings", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		paths := strings.Split(string(read(m, s[1], s[2])), "\n")
 		st.strs = st.session.Strings(document.Value(uint32(s[0])), paths, st.strs[:0])
-		st.buf = st.buf[:0]
-		for _, str := range st.strs {
-			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(str)))
-			st.buf = append(st.buf, str...)
-		}
+		st.buf = appendStrings(st.buf[:0], st.strs)
 		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
 	})
 	def("value_shape", p(I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -88,6 +89,14 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		}
 		title := strings.Join(texts, ",") + "|" + root.SelectOne("h1, li").Text() + "|" + root.SelectOne("ul").SelectOne("ul, table").Name()
 		return &sdk.Product{Title: &title}, nil
+	case "texts":
+		// ABI 1.5: the texts below a node outside elements a CSS selector matches.
+		root := c.Page().HTML()
+		h1 := root.SelectOne("h1")
+		title := strings.Join(root.Texts("li:last-child"), ",") + "|" + strings.Join(h1.Texts(""), ",") + "|" + strconv.Itoa(len(h1.Texts("h1")))
+		return &sdk.Product{Title: &title}, nil
+	case "badtexts":
+		c.Page().HTML().Texts("li[")
 	case "badselect":
 		c.Page().HTML().Select("li[")
 	case "badcss":
