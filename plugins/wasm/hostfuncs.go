@@ -302,11 +302,7 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			s[0] = st.fail(err)
 			return
 		}
-		st.buf = st.buf[:0]
-		for _, k := range keys {
-			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(k)))
-			st.buf = append(st.buf, k...)
-		}
+		st.buf = appendStrings(st.buf[:0], keys)
 		s[0] = st.result(m, s[1], uint64(uint32(s[2])), st.buf)
 	})
 	def("answer_splice", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
