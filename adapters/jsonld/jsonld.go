@@ -16,7 +16,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.5.0"
+const Version = "1.6.0"
 
 func (Adapter) Info() sdk.Info { return sdk.Info{Name: "jsonld", Version: Version} }
 

@@ -30,6 +30,11 @@ type backend interface {
 	// matching a CSS selector (ABI 1.5).
 	texts(node uint32, except string) []string
 	nodeString(node uint32, what nodeWhat, arg string) (string, bool)
+	// nodesSelect answers cssOne for each of nodes, or with above ancestor (no
+	// container); nodesString answers nodeString for each, "" for an absent attribute
+	// (ABI 1.6). Neither is asked about an empty list.
+	nodesSelect(nodes []uint32, above bool, css string) []uint32
+	nodesString(nodes []uint32, what nodeWhat, arg string) []string
 	get(v uint32, path string) uint32
 	kind(v uint32) Kind
 	valueString(v uint32, what valueWhat) string

@@ -124,6 +124,12 @@ func hostNodeTexts(node uint32, css unsafe.Pointer, cssLen uint32, out unsafe.Po
 //go:wasmimport stockroom node_string
 func hostNodeString(node, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
 
+//go:wasmimport stockroom nodes_select
+func hostNodesSelect(nodes unsafe.Pointer, count, kind uint32, css unsafe.Pointer, cssLen uint32, out unsafe.Pointer, capacity uint32) int32
+
+//go:wasmimport stockroom nodes_string
+func hostNodesString(nodes unsafe.Pointer, count, what uint32, arg unsafe.Pointer, argLen uint32, out unsafe.Pointer, capacity uint32) int32
+
 //go:wasmimport stockroom value_get
 func hostValueGet(v uint32, path unsafe.Pointer, pathLen uint32) int32
 
@@ -291,6 +297,22 @@ func (guest) texts(node uint32, except string) []string {
 
 func (guest) nodeString(node uint32, what nodeWhat, arg string) (string, bool) {
 	return stringResult(hostNodeString(node, uint32(what), strPtr(arg), uint32(len(arg)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
+}
+
+func (guest) nodesSelect(nodes []uint32, above bool, css string) []uint32 {
+	kind := uint32(0)
+	if above {
+		kind = 1
+	}
+	n := hostNodesSelect(unsafe.Pointer(&nodes[0]), uint32(len(nodes)), kind, strPtr(css), uint32(len(css)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	b, _ := bytesResult(n, len(scratch))
+	return handles(b)
+}
+
+func (guest) nodesString(nodes []uint32, what nodeWhat, arg string) []string {
+	n := hostNodesString(unsafe.Pointer(&nodes[0]), uint32(len(nodes)), uint32(what), strPtr(arg), uint32(len(arg)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))
+	b, _ := bytesResult(n, len(scratch))
+	return lengthPrefixed(b)
 }
 
 func (guest) get(v uint32, path string) uint32 {

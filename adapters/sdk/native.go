@@ -221,6 +221,23 @@ func (b nativeBackend) nodeString(node uint32, what nodeWhat, arg string) (strin
 	return "", false
 }
 
+func (b nativeBackend) nodesSelect(nodes []uint32, above bool, css string) []uint32 {
+	ns := make([]document.Node, len(nodes))
+	for i, h := range nodes {
+		ns[i] = document.Node(h)
+	}
+	hs, err := b.s.SelectEach(ns, css, above, nil)
+	return handlesOf(hs, err)
+}
+
+func (b nativeBackend) nodesString(nodes []uint32, what nodeWhat, arg string) []string {
+	out := make([]string, len(nodes))
+	for i, h := range nodes {
+		out[i], _ = b.nodeString(h, what, arg)
+	}
+	return out
+}
+
 func (b nativeBackend) get(v uint32, path string) uint32 {
 	h, err := b.s.Get(document.Value(v), path)
 	check(err)

@@ -189,6 +189,62 @@ func (n Node) InnerHTML() string {
 	return s
 }
 
+// Nodes asks several nodes the same question in one host call, where a Node's method is
+// a call each: a listing page's tiles, their headings or their images at once
+// (sdk.Nodes(links).Attr("href")). Each answer is the one the Node method gives for the
+// node at the same index; a node that does not exist answers nothing. ABI 1.6.
+type Nodes []Node
+
+// SelectOne returns each node's SelectOne(css).
+func (ns Nodes) SelectOne(css string) Nodes { return ns.selectEach(false, css) }
+
+// Ancestor returns each node's Ancestor(css).
+func (ns Nodes) Ancestor(css string) Nodes { return ns.selectEach(true, css) }
+
+// Text returns each node's Text.
+func (ns Nodes) Text() []string { return ns.stringEach(nodeText, "") }
+
+// Attr returns each node's Attr(name).
+func (ns Nodes) Attr(name string) []string { return ns.stringEach(nodeAttr, name) }
+
+// Name returns each node's Name.
+func (ns Nodes) Name() []string { return ns.stringEach(nodeName, "") }
+
+// handles are the nodes' handles and the backend of those that exist; b is nil when
+// none does.
+func (ns Nodes) handles() (hs []uint32, b backend) {
+	hs = make([]uint32, len(ns))
+	for i, n := range ns {
+		hs[i] = n.h
+		if n.h != 0 {
+			b = n.b
+		}
+	}
+	return hs, b
+}
+
+func (ns Nodes) selectEach(above bool, css string) Nodes {
+	out := make(Nodes, len(ns))
+	hs, b := ns.handles()
+	if b == nil {
+		return out
+	}
+	for i, h := range b.nodesSelect(hs, above, css) {
+		if h != 0 {
+			out[i] = Node{h, b}
+		}
+	}
+	return out
+}
+
+func (ns Nodes) stringEach(what nodeWhat, arg string) []string {
+	hs, b := ns.handles()
+	if b == nil {
+		return make([]string, len(ns))
+	}
+	return b.nodesString(hs, what, arg)
+}
+
 // Value is a JSON value of a document. The zero Value is missing: every query on it
 // yields nothing.
 type Value struct {

@@ -52,7 +52,7 @@ import (
 // whose major it does not know; minors only add.
 const (
 	ABIMajor = 1
-	ABIMinor = 5
+	ABIMinor = 6
 )
 
 // Product and its parts are the host's product type: what Extract returns.

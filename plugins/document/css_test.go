@@ -133,3 +133,50 @@ func TestTexts(t *testing.T) {
 		t.Errorf("bad selector: error %v, want one naming it", err)
 	}
 }
+
+// SelectEach answers for every node what SelectOne, or Ancestor, answers for it alone,
+// 0 where nothing matches or the node is 0.
+func TestSelectEach(t *testing.T) {
+	const page = `<html><body><ul>
+<li class="tile"><a href="/p/1"><img src="1.jpg"><h3>One</h3></a></li>
+<li class="tile"><a href="/p/2">Two</a></li>
+</ul><a href="/about">About</a></body></html>`
+	s := NewSession([]*adapter.Document{{Body: []byte(page)}}, 0)
+	root, _ := s.HTML(0)
+	links, err := s.Select(root, "a", nil)
+	if err != nil || len(links) != 3 {
+		t.Fatalf("links %v, %v", links, err)
+	}
+	nodes := append(slices.Clone(links), 0)
+	for _, c := range []struct {
+		css   string
+		above bool
+	}{{"img, h3", false}, {"li.tile", true}, {"body", true}, {"b", false}} {
+		got, err := s.SelectEach(nodes, c.css, c.above, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(nodes) {
+			t.Fatalf("SelectEach(%q) answered %d nodes for %d", c.css, len(got), len(nodes))
+		}
+		for i, n := range nodes {
+			var want Node
+			if c.above {
+				want, _ = s.Ancestor(n, c.css, 0)
+			} else {
+				want, _ = s.SelectOne(n, c.css)
+			}
+			// Handles differ from call to call; the nodes they name must not.
+			if (got[i] == 0) != (want == 0) || got[i] != 0 && s.node(got[i]) != s.node(want) {
+				t.Errorf("SelectEach(%q, above %v)[%d] = %v, alone %v", c.css, c.above, i, s.node(got[i]), s.node(want))
+			}
+		}
+	}
+	imgs, _ := s.SelectEach(links, "img", false, nil)
+	if s.Name(imgs[0]) != "img" || imgs[1] != 0 || imgs[2] != 0 {
+		t.Errorf("images of the links: %v", imgs)
+	}
+	if _, err := s.SelectEach(links, "li[", true, nil); err == nil || !strings.Contains(err.Error(), `"li["`) {
+		t.Errorf("bad selector: error %v, want one naming it", err)
+	}
+}

@@ -163,6 +163,25 @@ func TestGuestReadsTextsThroughTheHost(t *testing.T) {
 	mustExtractOK(t, m)
 }
 
+func TestGuestAsksNodesTogetherThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, "nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each answer at its node's index: the two items, a node that does not exist, the
+	// heading; their texts, names and lists; the first list's first item; an attribute none
+	// has; nothing for no nodes.
+	const want = "a,b,,Kettle|li,li,,h1|ul,ul,,|a|,,,|0"
+	if p := resp.Product; p == nil || *p.Title != want {
+		t.Fatalf("product %+v: want the title %q", p, want)
+	}
+	if _, err := extract(m, "badnodes"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
+		t.Errorf("badnodes: error = %v, want one naming the selector", err)
+	}
+	mustExtractOK(t, m)
+}
+
 func TestUnknownABIMajorIsRefused(t *testing.T) {
 	rt := newRuntime(t, wasm.Config{})
 	_, err := rt.Load(context.Background(), "future", abiV2Module())

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tetratelabs/wazero"
@@ -109,6 +110,45 @@ func handleList(m api.Module, st *callState, hs []document.Node, err error, out,
 		st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(h))
 	}
 	return st.result(m, out, uint64(uint32(capacity)), st.buf)
+}
+
+// nodeList reads count node handles, little-endian u32s, at p in the guest's memory into
+// the call's reusable handle slice, with room after them for as many answers.
+func (st *callState) nodeList(m api.Module, p, count uint64) []document.Node {
+	raw := read(m, p, uint64(uint32(count))*4)
+	st.handles = slices.Grow(st.handles[:0], 2*len(raw)/4)
+	for i := 0; i+4 <= len(raw); i += 4 {
+		st.handles = append(st.handles, document.Node(binary.LittleEndian.Uint32(raw[i:])))
+	}
+	return st.handles
+}
+
+// attrName is node_string's argument, read from the guest only for the kind that takes
+// one (1, an attribute): the others ignore it, whatever it points at.
+func attrName(m api.Module, kind uint32, p, n uint64) string {
+	if kind != 1 {
+		return ""
+	}
+	return string(read(m, p, n))
+}
+
+// nodeString answers node_string's question of kind about n; ok is false for an absent
+// attribute.
+func nodeString(s *document.Session, n document.Node, kind uint32, arg string) (v string, ok bool, err error) {
+	switch kind {
+	case 0:
+		return s.Text(n), true, nil
+	case 1:
+		v, ok = s.Attr(n, arg)
+		return v, ok, nil
+	case 2:
+		return s.Name(n), true, nil
+	case 3:
+		return s.OuterHTML(n), true, nil
+	case 4:
+		return s.InnerHTML(n), true, nil
+	}
+	return "", false, fmt.Errorf("unknown kind %d", kind)
 }
 
 // appendStrings appends strs to b as the host functions answer lists of strings: each a
@@ -228,28 +268,45 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		s[0] = st.result(m, s[3], uint64(uint32(s[4])), st.buf)
 	})
 	def("node_string", p(I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
-		n := document.Node(uint32(s[0]))
-		var v string
-		switch uint32(s[1]) {
-		case 0:
-			v = st.session.Text(n)
-		case 1:
-			var ok bool
-			if v, ok = st.session.Attr(n, string(read(m, s[2], s[3]))); !ok {
-				s[0] = i32(resAbsent)
-				return
-			}
-		case 2:
-			v = st.session.Name(n)
-		case 3:
-			v = st.session.OuterHTML(n)
-		case 4:
-			v = st.session.InnerHTML(n)
+		v, ok, err := nodeString(st.session, document.Node(uint32(s[0])), uint32(s[1]), attrName(m, uint32(s[1]), s[2], s[3]))
+		switch {
+		case err != nil:
+			s[0] = st.fail(fmt.Errorf("node_string: %w", err))
+		case !ok:
+			s[0] = i32(resAbsent)
 		default:
-			s[0] = st.fail(fmt.Errorf("node_string: unknown kind %d", uint32(s[1])))
+			s[0] = st.resultString(m, s[4], uint64(uint32(s[5])), v)
+		}
+	})
+	def("nodes_select", p(I32, I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		nodes := st.nodeList(m, s[0], s[1])
+		above := false
+		switch uint32(s[2]) {
+		case 0:
+		case 1:
+			above = true
+		default:
+			s[0] = st.fail(fmt.Errorf("nodes_select: unknown kind %d", uint32(s[2])))
 			return
 		}
-		s[0] = st.resultString(m, s[4], uint64(uint32(s[5])), v)
+		hs, err := st.session.SelectEach(nodes, string(read(m, s[3], s[4])), above, nodes[len(nodes):])
+		s[0] = handleList(m, st, hs, err, s[5], s[6])
+	})
+	def("nodes_string", p(I32, I32, I32, I32, I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
+		nodes := st.nodeList(m, s[0], s[1])
+		kind := uint32(s[2])
+		arg := attrName(m, kind, s[3], s[4])
+		st.buf = st.buf[:0]
+		for _, n := range nodes {
+			v, _, err := nodeString(st.session, n, kind, arg)
+			if err != nil {
+				s[0] = st.fail(fmt.Errorf("nodes_string: %w", err))
+				return
+			}
+			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(v)))
+			st.buf = append(st.buf, v...)
+		}
+		s[0] = st.result(m, s[5], uint64(uint32(s[6])), st.buf)
 	})
 	def("value_get", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		h, err := st.session.Get(document.Value(uint32(s[0])), string(read(m, s[1], s[2])))

@@ -95,6 +95,17 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 		h1 := root.SelectOne("h1")
 		title := strings.Join(root.Texts("li:last-child"), ",") + "|" + strings.Join(h1.Texts(""), ",") + "|" + strconv.Itoa(len(h1.Texts("h1")))
 		return &sdk.Product{Title: &title}, nil
+	case "nodes":
+		// ABI 1.6: several nodes asked one question in one call; a node that does not exist
+		// answers nothing.
+		root := c.Page().HTML()
+		items := sdk.Nodes(append(root.Select("li"), sdk.Node{}, root.SelectOne("h1")))
+		title := strings.Join(items.Text(), ",") + "|" + strings.Join(items.Name(), ",") + "|" +
+			strings.Join(items.Ancestor("ul").Name(), ",") + "|" + strings.Join(sdk.Nodes{root}.SelectOne("ul").SelectOne("li").Text(), ",") +
+			"|" + strings.Join(items.Attr("id"), ",") + "|" + strconv.Itoa(len(sdk.Nodes{}.Text()))
+		return &sdk.Product{Title: &title}, nil
+	case "badnodes":
+		sdk.Nodes(c.Page().HTML().Select("li")).SelectOne("li[")
 	case "badtexts":
 		c.Page().HTML().Texts("li[")
 	case "badselect":
