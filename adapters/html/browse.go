@@ -216,54 +216,52 @@ const chrome = "header, nav, footer, [role=navigation]"
 // product-like paths, or, when the store's paths say nothing, links that wrap an image
 // and sit by a price. tiles[i] reports whether links[i] was read as a tile's link.
 func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool) {
-	tiles = make([]bool, len(links))
-	seen := map[string]int{}
-	add := func(link int, key string) {
-		tiles[link] = true
-		a := links[link]
-		if i, ok := seen[key]; ok {
-			// A tile often links twice (image and name): complete the first from the second.
-			fill(&out[i], a, urls)
-			return
-		}
-		seen[key] = len(out)
-		out = append(out, sdk.Listing{URL: key})
-		fill(&out[len(out)-1], a, urls)
-	}
-	// Each link's menus are looked for by the host with a CSS selector: as the XPath
-	// predicate not(ancestor::header or …) over every link, it cost a tenth of listing a page.
+	// Which links sit in menus, and where each leads, come in one host call each for the
+	// whole page: asked link by link, they were two calls per link.
+	menus := sdk.Nodes(links).Ancestor(chrome)
+	hrefs := sdk.Nodes(links).Attr("href")
 	var anchors []int // links outside menus, by index
-	var segs []string
-	for i, a := range links {
-		if !a.Ancestor(chrome).Exists() {
+	for i := range links {
+		if !menus[i].Exists() {
 			anchors = append(anchors, i)
 		}
 	}
+	var picked []pick
+	var segs []string
 	for _, i := range anchors {
-		a := links[i]
-		u, ok := urls.link(a.Attr("href"))
+		u, ok := urls.link(hrefs[i])
 		if !ok {
 			continue
 		}
 		if segs = segments(u.path, segs[:0]); isProductPath(segs) && !isExcluded(segs) {
-			add(i, u.url)
+			picked = append(picked, pick{i, u.url})
 		}
 	}
-	if len(out) > 0 {
-		return out, tiles
+	if len(picked) == 0 {
+		picked = imageTiles(links, hrefs, anchors, urls)
 	}
-	// No product paths: tiles are repeated links around an image with a price beside.
-	type cand struct {
-		link int
-		url  string
-	}
-	var cands []cand
+	tiles = make([]bool, len(links))
+	return build(links, picked, urls, tiles), tiles
+}
+
+// pick is a link read as a product tile's: its index among the page's links, and the
+// product's URL.
+type pick struct {
+	link int
+	url  string
+}
+
+// imageTiles picks the tiles of a page whose paths say nothing: repeated links around an
+// image with a price beside, among the links at anchors (hrefs[i] is links[i]'s target).
+func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) []pick {
+	var cands []pick
+	var segs []string
 	for _, i := range anchors {
 		a := links[i]
 		if !a.SelectOne("img").Exists() {
 			continue
 		}
-		u, ok := urls.link(a.Attr("href"))
+		u, ok := urls.link(hrefs[i])
 		if !ok || u.url == urls.base.String() {
 			continue
 		}
@@ -278,16 +276,38 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 		if _, ok := tilePrice(tile); !ok {
 			continue
 		}
-		cands = append(cands, cand{i, u.url})
+		cands = append(cands, pick{i, u.url})
 	}
 	// One image link by a price is a banner; a grid repeats.
 	if len(cands) < 2 {
-		return nil, tiles
+		return nil
 	}
-	for _, c := range cands {
-		add(c.link, c.url)
+	return cands
+}
+
+// build makes a listing of each URL picked, in order, filled from the first link to it
+// and completed from the others; it marks the picked links in tiles.
+func build(links []sdk.Node, picked []pick, urls resolver, tiles []bool) []sdk.Listing {
+	var out []sdk.Listing
+	var firsts sdk.Nodes // the first link to each listing
+	var repeats []pick   // links to a listing already made, in page order
+	seen := map[string]int{}
+	for _, p := range picked {
+		tiles[p.link] = true
+		if _, ok := seen[p.url]; ok {
+			repeats = append(repeats, p)
+			continue
+		}
+		seen[p.url] = len(out)
+		out = append(out, sdk.Listing{URL: p.url})
+		firsts = append(firsts, links[p.link])
 	}
-	return out, tiles
+	fillFirst(out, firsts, urls)
+	for _, p := range repeats {
+		// A tile often links twice (image and name): complete the first from the second.
+		fill(&out[seen[p.url]], links[p.link], urls)
+	}
+	return out
 }
 
 // tileElements selects the elements that hold a product's tile.
@@ -297,10 +317,17 @@ const tileElements = "li, article, [class*=product], [class*=tile], [class*=card
 // article or product/card/tile-classed element, else the link's parent.
 func tileOf(a sdk.Node) sdk.Node {
 	t := a.Ancestor(tileElements)
+	return tileOrParent(a, t, t.Name())
+}
+
+// tileOrParent is tileOf's answer for the link a whose nearest tile-like ancestor is t,
+// named name.
+func tileOrParent(a, t sdk.Node, name string) sdk.Node {
 	if !t.Exists() {
 		t = a.FindOne("..")
+		name = t.Name()
 	}
-	switch t.Name() {
+	switch name {
 	case "body", "main", "html":
 		// The page itself is no tile: a lone image link there is a banner.
 		return sdk.Node{}
@@ -370,17 +397,43 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	return 0, false
 }
 
+// headings selects a tile link's heading, which names the product.
+const headings = "h2, h3, h4, [class*=title], [class*=name]"
+
+// fillFirst fills each listing out[i] from as[i], the first link to it, as fill does,
+// asking the host for the links' headings, tiles and images in one call each for the
+// page: link by link, that was six calls per tile.
+func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
+	if len(as) == 0 {
+		return
+	}
+	titles := as.SelectOne(headings).Text()
+	tiles := as.Ancestor(tileElements)
+	tileNames := tiles.Name()
+	imgs := as.SelectOne("img")
+	srcs := imgs.Attr("src")
+	for i, a := range as {
+		l := &out[i]
+		l.Title = titleOf(a, func() string { return titles[i] }, func() sdk.Node { return imgs[i] })
+		tile := tileOrParent(a, tiles[i], tileNames[i])
+		if f, ok := tilePrice(tile); ok {
+			l.Price = &sdk.Price{Current: f}
+		}
+		img, src := imgs[i], srcs[i]
+		if !img.Exists() {
+			img = tile.SelectOne("img")
+			src = img.Attr("src")
+		}
+		l.Images = imagesOf(img, src, urls)
+	}
+}
+
 // fill completes a listing's title, price and image from its link and tile. A tile
 // links twice or more (image, name): each field is read once, from the first link that
 // has it, and the host is asked only for what is still missing.
 func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 	if l.Title == "" {
-		l.Title = firstText(
-			func() string { return a.SelectOne("h2, h3, h4, [class*=title], [class*=name]").Text() },
-			func() string { return a.Attr("title") },
-			a.Text,
-			func() string { return a.SelectOne("img").Attr("alt") },
-		)
+		l.Title = titleOf(a, func() string { return a.SelectOne(headings).Text() }, func() sdk.Node { return a.SelectOne("img") })
 	}
 	if l.Price != nil && len(l.Images) > 0 {
 		return
@@ -396,13 +449,27 @@ func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 		if !img.Exists() {
 			img = tile.SelectOne("img")
 		}
-		src := firstText(func() string { return img.Attr("src") }, func() string { return img.Attr("data-src") })
-		if src != "" && !strings.HasPrefix(src, "data:") {
-			if u := urls.resolve(src); u != "" {
-				l.Images = []sdk.Image{{URL: u}}
-			}
-		}
+		l.Images = imagesOf(img, img.Attr("src"), urls)
 	}
+}
+
+// titleOf is a tile link's title: its heading's text, else its title attribute, its text
+// or its image's alt text, asking no further than the first that is not blank.
+func titleOf(a sdk.Node, heading func() string, img func() sdk.Node) string {
+	return firstText(heading, func() string { return a.Attr("title") }, a.Text, func() string { return img().Attr("alt") })
+}
+
+// imagesOf is a listing's image: src, the src of img, else its data-src; none when blank
+// or inline (data:).
+func imagesOf(img sdk.Node, src string, urls resolver) []sdk.Image {
+	src = firstText(func() string { return src }, func() string { return img.Attr("data-src") })
+	if src == "" || strings.HasPrefix(src, "data:") {
+		return nil
+	}
+	if u := urls.resolve(src); u != "" {
+		return []sdk.Image{{URL: u}}
+	}
+	return nil
 }
 
 // firstText returns the first of reads' texts that is not blank, trimmed, reading no
@@ -443,13 +510,17 @@ func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls resolver) stri
 			return u
 		}
 	}
+	// A tile's link names its product; reading the texts of a grid's every link was most
+	// of this scan. The others' texts come in one call.
+	var others sdk.Nodes
 	for i, a := range links {
-		// A tile's link names its product; reading the texts of a grid's every link was
-		// most of this scan.
-		if tiles[i] {
-			continue
+		if !tiles[i] {
+			others = append(others, a)
 		}
-		label := firstText(a.Text, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
+	}
+	texts := others.Text()
+	for i, a := range others {
+		label := firstText(func() string { return texts[i] }, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
 		// Menus hold no next page, but a nav may be the pagination itself. Asked of the
 		// few links that say next, not of every link.
 		if !isNextLabel(label) || a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
