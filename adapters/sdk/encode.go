@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"encoding/binary"
+	"math"
 	"strconv"
 	"unsafe"
 )
@@ -83,7 +84,27 @@ func needsEscape(x uint64) bool {
 	return less|hasZero(x^(ones*'"'))|hasZero(x^(ones*'\\')) != 0
 }
 
-func (e *enc) num(f float64) { e.b = strconv.AppendFloat(e.b, f, 'f', -1, 64) }
+// num appends f as strconv.AppendFloat(b, f, 'f', -1, 64) does: the shortest decimal
+// that reads back as f. A price in whole cents is written from its cents; the shortest
+// decimal of any float costs a guest more than encoding the rest of a listing.
+func (e *enc) num(f float64) {
+	if cents := math.Round(f * 100); cents < 1<<50 && cents/100 == f && !math.Signbit(f) {
+		// cents/100 rounds once to f, so the decimal cents/100 reads back as f; and none
+		// shorter does: below 2^50 cents, floats lie closer together than 0.005, so another
+		// decimal of at most two places is another float.
+		n := uint64(cents)
+		e.b = strconv.AppendUint(e.b, n/100, 10)
+		switch frac := n % 100; {
+		case frac == 0:
+		case frac%10 == 0:
+			e.b = append(e.b, '.', byte('0'+frac/10))
+		default:
+			e.b = append(e.b, '.', byte('0'+frac/10), byte('0'+frac%10))
+		}
+		return
+	}
+	e.b = strconv.AppendFloat(e.b, f, 'f', -1, 64)
+}
 
 func (e *enc) strField(k, v string) {
 	if v != "" {

@@ -2,7 +2,9 @@ package sdk
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -58,6 +60,32 @@ func FuzzEncodeString(f *testing.F) {
 		}
 		if want := strings.ToValidUTF8(s, "\ufffd"); utf8.ValidString(s) && got != want {
 			t.Fatalf("round trip of %q gave %q", s, got)
+		}
+	})
+}
+
+// FuzzNum: every number is written as strconv's shortest 'f' form, cents or not.
+func FuzzNum(f *testing.F) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 0.01, 0.1, 0.5, 0.05, 0.005, 1, 19.9, 19.99, 126, 64.05, 1299.5,
+		0.29 * 3, 1e13, 11258999068426.23, 1 << 50 / 100.0, 1e22, 1e300, 5e-324, -19.99, math.Inf(1), math.NaN(), 123456789.12} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		var e enc
+		e.num(v)
+		if want := strconv.FormatFloat(v, 'f', -1, 64); string(e.b) != want {
+			t.Fatalf("num(%v) = %s, want %s", v, e.b, want)
+		}
+		// Cents, the common case, through the fast path and the other.
+		c := math.Round(v)
+		if math.IsInf(c, 0) || math.IsNaN(c) {
+			return
+		}
+		p := math.Mod(c, 1e15) / 100
+		e = enc{}
+		e.num(p)
+		if want := strconv.FormatFloat(p, 'f', -1, 64); string(e.b) != want {
+			t.Fatalf("num(%v) = %s, want %s", p, e.b, want)
 		}
 	})
 }
