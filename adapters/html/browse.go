@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
@@ -52,14 +53,23 @@ func isExcludedSegment(s string) bool {
 }
 
 // segments appends to buf the non-empty, lower-cased segments of a URL path; a page's
-// links reuse one buffer.
+// links reuse one buffer. One pass over the path, lower-casing only a segment that needs
+// it: every link of a page comes through here.
 func segments(p string, buf []string) []string {
-	p = strings.ToLower(p)
-	for p != "" {
-		var s string
-		s, p, _ = strings.Cut(p, "/")
-		if s != "" {
-			buf = append(buf, s)
+	start, lower := 0, true
+	for i := 0; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			if s := p[start:i]; s != "" {
+				if !lower {
+					s = strings.ToLower(s)
+				}
+				buf = append(buf, s)
+			}
+			start, lower = i+1, true
+			continue
+		}
+		if c := p[i]; 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
+			lower = false
 		}
 	}
 	return buf
@@ -367,7 +377,7 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 			continue
 		}
 		for _, s := range p.Texts(formerPrice) {
-			digits := strings.ContainsAny(s, "0123456789")
+			digits := hasDigit(s)
 			if !digits && shown {
 				continue
 			}
@@ -387,7 +397,7 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	// links and struck elements.
 	for _, t := range tile.Find(".//text()") {
 		s := t.Text()
-		if !strings.ContainsAny(s, "0123456789") || t.Ancestor("a, "+struck).Exists() {
+		if !hasDigit(s) || t.Ancestor("a, "+struck).Exists() {
 			continue
 		}
 		if f, ok := sdk.ParsePrice(s); ok {
@@ -395,6 +405,17 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// hasDigit reports whether s holds an ASCII digit, as strings.ContainsAny(s,
+// "0123456789") does without building its set on every call.
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if '0' <= s[i] && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // headings selects a tile link's heading, which names the product.
@@ -414,7 +435,7 @@ func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
 	srcs := imgs.Attr("src")
 	for i, a := range as {
 		l := &out[i]
-		l.Title = titleOf(a, func() string { return titles[i] }, func() sdk.Node { return imgs[i] })
+		l.Title = titleOf(a, titles[i], imgs[i])
 		tile := tileOrParent(a, tiles[i], tileNames[i])
 		if f, ok := tilePrice(tile); ok {
 			l.Price = &sdk.Price{Current: f}
@@ -433,7 +454,7 @@ func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
 // has it, and the host is asked only for what is still missing.
 func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 	if l.Title == "" {
-		l.Title = titleOf(a, func() string { return a.SelectOne(headings).Text() }, func() sdk.Node { return a.SelectOne("img") })
+		l.Title = titleOf(a, a.SelectOne(headings).Text(), sdk.Node{})
 	}
 	if l.Price != nil && len(l.Images) > 0 {
 		return
@@ -453,16 +474,31 @@ func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
 	}
 }
 
-// titleOf is a tile link's title: its heading's text, else its title attribute, its text
-// or its image's alt text, asking no further than the first that is not blank.
-func titleOf(a sdk.Node, heading func() string, img func() sdk.Node) string {
-	return firstText(heading, func() string { return a.Attr("title") }, a.Text, func() string { return img().Attr("alt") })
+// titleOf is a tile link's title: heading, its heading's text, else its title attribute,
+// its text or its image's alt text (img, when known: 0 asks the link for it), asking no
+// further than the first that is not blank.
+func titleOf(a sdk.Node, heading string, img sdk.Node) string {
+	if t := strings.TrimSpace(heading); t != "" {
+		return t
+	}
+	if t := strings.TrimSpace(a.Attr("title")); t != "" {
+		return t
+	}
+	if t := strings.TrimSpace(a.Text()); t != "" {
+		return t
+	}
+	if !img.Exists() {
+		img = a.SelectOne("img")
+	}
+	return strings.TrimSpace(img.Attr("alt"))
 }
 
 // imagesOf is a listing's image: src, the src of img, else its data-src; none when blank
 // or inline (data:).
 func imagesOf(img sdk.Node, src string, urls resolver) []sdk.Image {
-	src = firstText(func() string { return src }, func() string { return img.Attr("data-src") })
+	if src = strings.TrimSpace(src); src == "" {
+		src = strings.TrimSpace(img.Attr("data-src"))
+	}
 	if src == "" || strings.HasPrefix(src, "data:") {
 		return nil
 	}
