@@ -24,7 +24,9 @@ import (
 // round of the call), the page already fetched, one call at a time. cpu-ms/page is the
 // process's CPU per page, garbage collection included; BenchmarkCrawl's Colly
 // cpu-s/1000pages (ms per page) is the whole budget per page that listing must fit in
-// with fetching and writing the catalog.
+// with fetching and writing the catalog. guest-loops/page counts the loop heads the
+// adapter's guest code passed (wasm.Module.GuestLoops): its work, in a measure this
+// machine's load does not move, for comparing two builds of an adapter.
 func BenchmarkListPage(b *testing.B) {
 	ctx := context.Background()
 	fleet, err := demostore.Launch(ctx,
@@ -51,6 +53,7 @@ func BenchmarkListPage(b *testing.B) {
 				b.Fatal(err)
 			}
 			var listings int
+			loops0 := guestLoops(set)
 			cpu0 := storagetest.ProcessCPU()
 			for b.Loop() {
 				page, err := set.List(ctx, c.platform, collection, "", 0)
@@ -64,6 +67,7 @@ func BenchmarkListPage(b *testing.B) {
 			}
 			b.ReportMetric(float64(storagetest.ProcessCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(float64(listings), "listings/page")
+			b.ReportMetric(float64(guestLoops(set)-loops0)/float64(b.N), "guest-loops/page")
 		})
 	}
 }
@@ -82,6 +86,17 @@ func builtinAdapters(b *testing.B) *adapter.Set {
 		b.Fatal(err)
 	}
 	return &adapter.Set{Source: reg, Logger: logger}
+}
+
+// guestLoops sums the loop heads the guests of set's adapters have passed.
+func guestLoops(set *adapter.Set) int64 {
+	var n int64
+	for _, m := range set.Source.Modules() {
+		if counted, ok := m.(interface{ GuestLoops() int64 }); ok {
+			n += counted.GuestLoops()
+		}
+	}
+	return n
 }
 
 // savedPages fetches each URL once and then answers from memory, so that a benchmark

@@ -11,6 +11,13 @@ import (
 // running call; see RATIONALE.md, "Stopping a runaway guest".
 const interruptExport = "stockroom_host_interrupt"
 
+// budgetExport and tripsExport name the countdown to the next trip into Go and the trips
+// taken: together they count the loop heads a guest has passed (see Module.GuestLoops).
+const (
+	budgetExport = "stockroom_host_budget"
+	tripsExport  = "stockroom_host_trips"
+)
+
 // errUninstrumentable means the module uses instructions the rewriter does not know; it
 // then runs under wazero's own (slower) interruption.
 var errUninstrumentable = errors.New("module cannot be instrumented")
@@ -75,10 +82,15 @@ func instrument(bin []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no memory to grow", errUninstrumentable)
 	}
 	interrupt := imports.globals + definedGlobals
-	budget := interrupt + 1
-	check := loopCheck(interrupt, budget)
-	// Two mutable i32 globals: the interrupt flag (0) and the countdown (yieldEvery).
-	newGlobals := append([]byte{0x7f, 0x01, 0x41, 0x00, 0x0b, 0x7f, 0x01, 0x41}, append(sleb(yieldEvery), 0x0b)...)
+	budget, trips := interrupt+1, interrupt+2
+	check := loopCheck(interrupt, budget, trips)
+	// Three mutable i32 globals: the interrupt flag (0), the countdown (yieldEvery) and the
+	// trips taken (0).
+	newGlobals := append([]byte{0x7f, 0x01, 0x41, 0x00, 0x0b, 0x7f, 0x01, 0x41}, append(sleb(yieldEvery), 0x0b, 0x7f, 0x01, 0x41, 0x00, 0x0b)...)
+	exported := []struct {
+		name   string
+		global uint32
+	}{{interruptExport, interrupt}, {budgetExport, budget}, {tripsExport, trips}}
 
 	out := append([]byte(nil), bin[:8]...)
 	emit := func(id byte, body []byte) {
@@ -91,18 +103,21 @@ func instrument(bin []byte) ([]byte, error) {
 		case 6:
 			r := reader{b: s.body}
 			n := r.u32()
-			emit(6, append(append(uleb(n+2), s.body[r.pos:]...), newGlobals...))
+			emit(6, append(append(uleb(n+3), s.body[r.pos:]...), newGlobals...))
 		case 7:
 			if !hasGlobal {
-				emit(6, append(uleb(2), newGlobals...))
+				emit(6, append(uleb(3), newGlobals...))
 			}
 			r := reader{b: s.body}
 			n := r.u32()
-			body := append(uleb(n+1), s.body[r.pos:]...)
-			body = append(body, byte(len(interruptExport)))
-			body = append(body, interruptExport...)
-			body = append(body, 0x03)
-			emit(7, append(body, uleb(interrupt)...))
+			body := append(uleb(n+uint32(len(exported))), s.body[r.pos:]...)
+			for _, e := range exported {
+				body = append(body, byte(len(e.name)))
+				body = append(body, e.name...)
+				body = append(body, 0x03)
+				body = append(body, uleb(e.global)...)
+			}
+			emit(7, body)
 		case 10:
 			body, err := instrumentCode(s.body, check)
 			if err != nil {
@@ -125,10 +140,11 @@ const yieldEvery = 4096
 //	budget -= 1
 //	if budget == 0 {
 //		budget = yieldEvery
+//		trips += 1
 //		drop(memory.grow(0))  // into Go: a preemption point
 //		if interrupt { unreachable }
 //	}
-func loopCheck(interrupt, budget uint32) []byte {
+func loopCheck(interrupt, budget, trips uint32) []byte {
 	get := func(g uint32) []byte { return append([]byte{0x23}, uleb(g)...) }
 	set := func(g uint32) []byte { return append([]byte{0x24}, uleb(g)...) }
 	var c []byte
@@ -140,6 +156,9 @@ func loopCheck(interrupt, budget uint32) []byte {
 	c = append(c, 0x41)
 	c = append(c, sleb(yieldEvery)...)
 	c = append(c, set(budget)...)
+	c = append(c, get(trips)...)
+	c = append(c, 0x41, 0x01, 0x6a) // i32.const 1; i32.add
+	c = append(c, set(trips)...)
 	c = append(c, 0x41, 0x00, 0x40, 0x00, 0x1a) // i32.const 0; memory.grow 0; drop
 	c = append(c, get(interrupt)...)
 	c = append(c, 0x04, 0x40, 0x00, 0x0b) // if; unreachable; end

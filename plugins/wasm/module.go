@@ -36,6 +36,8 @@ type Module struct {
 	ready chan *instance
 	// instantiations counts the instances created since load (see Instantiations).
 	instantiations atomic.Int64
+	// guestLoops counts the loop heads the guest passed in calls (see GuestLoops).
+	guestLoops atomic.Int64
 	// stop ends the refill goroutines when the module is closed.
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -46,10 +48,12 @@ type Module struct {
 type instance struct {
 	mod       api.Module
 	interrupt api.MutableGlobal
-	call      api.Function
-	st        *callState
-	stack     []uint64
-	stderr    *tail
+	// budget and trips are the instrumentation's loop counters (see loopCount).
+	budget, trips api.Global
+	call          api.Function
+	st            *callState
+	stack         []uint64
+	stderr        *tail
 }
 
 // Info returns the adapter's own description, read once at load.
@@ -95,6 +99,8 @@ func (m *Module) instantiate(ctx context.Context) (*instance, error) {
 	return &instance{
 		mod:       mod,
 		interrupt: interrupt,
+		budget:    mod.ExportedGlobal(budgetExport),
+		trips:     mod.ExportedGlobal(tripsExport),
 		call:      mod.ExportedFunction("stockroom_call"),
 		st:        &callState{session: document.NewSession(nil, 0), maxOutput: m.cfg.MaxOutput},
 		stack:     make([]uint64, 1),
@@ -145,7 +151,9 @@ func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs 
 		stop := context.AfterFunc(cctx, func() { inst.interrupt.Set(1) })
 		interrupted = func() bool { return !stop() }
 	}
+	loops := inst.loopCount()
 	err = inst.call.CallWithStack(cctx, inst.stack)
+	m.guestLoops.Add(int64(inst.loopCount() - loops))
 	if interrupted != nil && interrupted() && err == nil {
 		// The flag went up as the call ended: the result stands, but the instance would
 		// trap on its next call, so report the overrun and let the caller retire it.
@@ -166,6 +174,15 @@ func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs 
 	// The state is reused by the next call: hand out copies. The spliced values' text
 	// is the session's, which outlives its handles.
 	return bytes.Clone(st.output), slices.Clone(st.splices), nil
+}
+
+// loopCount is how many loop heads the instance has passed, modulo 2^32 (differences of
+// two counts are right across a wrap); 0 when it was not instrumented.
+func (i *instance) loopCount() uint32 {
+	if i.budget == nil || i.trips == nil {
+		return 0
+	}
+	return uint32(i.trips.Get())*yieldEvery + yieldEvery - uint32(i.budget.Get())
 }
 
 // guestError is a failure the guest reported itself; its instance stays usable.
@@ -270,6 +287,15 @@ func (m *Module) Checkout(ctx context.Context) (release func(), err error) {
 // pool's, filled at load, plus one in the background for each retired instance. Calls
 // never instantiate; the benchmarks report it per call to show so.
 func (m *Module) Instantiations() int64 { return m.instantiations.Load() }
+
+// GuestLoops returns how many loop heads the guest's code has passed in calls since
+// load, as the interrupt instrumentation counts them (0 when the module runs under
+// another Interrupt). Go compiled to WebAssembly goes round its function's loop at every
+// taken branch, so for such guests this counts their work; unlike CPU time it does not
+// move with the machine's load, only with the guest's allocator and collector, by a few
+// percent at most, so a change to an adapter can be measured by it where CPU time is
+// noise (bench BenchmarkListPage's guest-loops/page).
+func (m *Module) GuestLoops() int64 { return m.guestLoops.Load() }
 
 // IdleMemory returns the linear memory, in bytes, of the largest instance idle in the
 // pool: what an adapter costs at rest.
