@@ -210,7 +210,8 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if next := nextPage(root, links, tiles, urls); next != "" && next != target && next != c.URL() {
 		out.Next = next
 		// A collection states its size on every page; once the host knows it (from an
-		// earlier page), reading it again was a sixth of listing a page through the guest.
+		// earlier page), reading it again is work for nothing: 4 % of the guest's work on
+		// a demo category page (1,483 of 33,628 loop heads).
 		if c.Total() == 0 {
 			out.Total = statedTotal(root, len(items))
 		}
