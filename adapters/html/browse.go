@@ -54,26 +54,43 @@ func isExcludedSegment(s string) bool {
 
 // segments appends to buf the non-empty, lower-cased segments of a URL path; a page's
 // links reuse one buffer. One pass over the path, lower-casing only a segment that needs
-// it: every link of a page comes through here.
+// it, and for most bytes a table lookup and nothing else: in a guest every branch taken
+// costs, and every link of a page comes through here.
 func segments(p string, buf []string) []string {
 	start, lower := 0, true
-	for i := 0; i <= len(p); i++ {
-		if i == len(p) || p[i] == '/' {
-			if s := p[start:i]; s != "" {
-				if !lower {
-					s = strings.ToLower(s)
-				}
-				buf = append(buf, s)
+	for i := 0; i < len(p); i++ {
+		if segmentMarks[p[i]] {
+			if p[i] != '/' {
+				lower = false
+				continue
 			}
+			buf = appendSegment(buf, p[start:i], lower)
 			start, lower = i+1, true
-			continue
-		}
-		if c := p[i]; 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
-			lower = false
 		}
 	}
-	return buf
+	return appendSegment(buf, p[start:], lower)
 }
+
+// appendSegment appends s to buf, lower-cased unless lower says it is already, when not
+// empty.
+func appendSegment(buf []string, s string, lower bool) []string {
+	if s == "" {
+		return buf
+	}
+	if !lower {
+		s = strings.ToLower(s)
+	}
+	return append(buf, s)
+}
+
+// segmentMarks are the bytes segments looks at twice: the slash, and those that may need
+// lower-casing (upper-case ASCII letters, any byte of a multi-byte character).
+var segmentMarks = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '/' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 // isProductPath reports whether a path looks like a product page: a product segment
 // followed by a handle.

@@ -79,24 +79,28 @@ func (s resolver) plain(href string) (siteLink, bool) {
 	if len(rest) < 1 || rest[0] != '/' || len(rest) > 1 && rest[1] == '/' {
 		return siteLink{}, false
 	}
-	// One pass: the path's bytes and segments up to a '?', then the query's bytes.
+	// One pass: the path's bytes and segments up to a '?', then the query's bytes. A byte
+	// of a segment is looked up and nothing else: in a guest every branch taken costs.
 	pathEnd := len(rest)
 	segmentStart := 0
-	for i := 0; i <= len(rest); i++ {
-		if i == len(rest) || rest[i] == '/' || rest[i] == '?' {
+	for i := 0; i < len(rest); i++ {
+		if plainBytes[rest[i]]&plainInPath == 0 {
+			c := rest[i]
+			if c != '/' && c != '?' {
+				return siteLink{}, false
+			}
 			if seg := rest[segmentStart:i]; seg == "." || seg == ".." {
 				return siteLink{}, false
 			}
-			if i < len(rest) && rest[i] == '?' {
+			if c == '?' {
 				pathEnd = i
 				break
 			}
 			segmentStart = i + 1
-			continue
 		}
-		if plainBytes[rest[i]]&plainInPath == 0 {
-			return siteLink{}, false
-		}
+	}
+	if seg := rest[segmentStart:pathEnd]; seg == "." || seg == ".." {
+		return siteLink{}, false
 	}
 	for i := pathEnd + 1; i < len(rest); i++ {
 		if plainBytes[rest[i]]&plainInQuery == 0 {
