@@ -537,13 +537,17 @@ func firstText(reads ...func() string) string {
 	return ""
 }
 
-// nextWords are the texts of "next page" links, arrows stripped, in a few languages.
-var nextWords = map[string]bool{
-	"next": true, "next page": true, "weiter": true, "nächste": true, "nächste seite": true,
-	"suivant": true, "page suivante": true, "siguiente": true, "página siguiente": true,
-	"successivo": true, "pagina successiva": true, "avanti": true, "volgende": true,
-	"próxima": true, "próximo": true, "seguinte": true, "nästa": true, "næste": true,
-	"neste": true, "następna": true, "další": true, "次へ": true, "下一页": true,
+// isNextWord reports whether s is the text of a "next page" link, arrows stripped, in
+// one of a few languages. A switch rather than a map: a guest hashes strings slowly, and
+// the lookup was most of reading a page's link labels.
+func isNextWord(s string) bool {
+	switch s {
+	case "next", "next page", "weiter", "nächste", "nächste seite", "suivant", "page suivante", "siguiente",
+		"página siguiente", "successivo", "pagina successiva", "avanti", "volgende", "próxima", "próximo",
+		"seguinte", "nästa", "næste", "neste", "następna", "další", "次へ", "下一页":
+		return true
+	}
+	return false
 }
 
 // nextPage finds the following page of a listing: rel="next" (link or anchor), else the
@@ -594,10 +598,20 @@ func isNextLabel(s string) bool {
 	if s == "" {
 		return false
 	}
-	trimmed := strings.TrimSpace(strings.Trim(s, "›»→>⟩❯ \u00a0"))
+	trimmed := strings.TrimSpace(strings.TrimFunc(s, isArrowOrSpace))
 	if trimmed == "" {
 		// An arrow alone; "‹" and "«" point back and are not trimmed, so never match.
 		return strings.ContainsAny(s, "›»→>❯")
 	}
-	return nextWords[trimmed]
+	return isNextWord(trimmed)
+}
+
+// isArrowOrSpace reports whether r is a forward arrow or a space, which a next page's
+// label may have around its word.
+func isArrowOrSpace(r rune) bool {
+	switch r {
+	case '›', '»', '→', '>', '⟩', '❯', ' ', '\u00a0':
+		return true
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -186,4 +187,36 @@ func TestListTakesNoTileForTheNextPage(t *testing.T) {
 	if got.Next != site+"/all?page=2" {
 		t.Errorf("next %q, want the paging link's", got.Next)
 	}
+}
+
+// FuzzIsNextLabel: isNextLabel reads every label as its first version did, which lower-cased
+// the label, trimmed arrows and spaces off it and looked the word up in a map.
+func FuzzIsNextLabel(f *testing.F) {
+	for _, s := range []string{"Next", "Next page »", "»", "›", " › ", "Suivant", "weiter ›", "« Previous page", "‹", "Page 2", "",
+		"NÄCHSTE SEITE", "next\u00a0", "下一页 ❯", "Next-gen gadgets", "\xff", "→→", ">"} {
+		f.Add(s)
+	}
+	words := map[string]bool{
+		"next": true, "next page": true, "weiter": true, "nächste": true, "nächste seite": true,
+		"suivant": true, "page suivante": true, "siguiente": true, "página siguiente": true,
+		"successivo": true, "pagina successiva": true, "avanti": true, "volgende": true,
+		"próxima": true, "próximo": true, "seguinte": true, "nästa": true, "næste": true,
+		"neste": true, "następna": true, "další": true, "次へ": true, "下一页": true,
+	}
+	reference := func(s string) bool {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if s == "" {
+			return false
+		}
+		trimmed := strings.TrimSpace(strings.Trim(s, "›»→>⟩❯ \u00a0"))
+		if trimmed == "" {
+			return strings.ContainsAny(s, "›»→>❯")
+		}
+		return words[trimmed]
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isNextLabel(s), reference(s); got != want {
+			t.Fatalf("isNextLabel(%q) = %v, the first version %v", s, got, want)
+		}
+	})
 }
