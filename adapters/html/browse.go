@@ -248,13 +248,13 @@ func listings(links []sdk.Node, urls resolver) (out []sdk.Listing, tiles []bool)
 	// whole page: asked link by link, they were two calls per link.
 	menus := sdk.Nodes(links).Ancestor(chrome)
 	hrefs := sdk.Nodes(links).Attr("href")
-	var anchors []int // links outside menus, by index
+	anchors := make([]int, 0, len(links)) // links outside menus, by index
 	for i := range links {
 		if !menus[i].Exists() {
 			anchors = append(anchors, i)
 		}
 	}
-	var picked []pick
+	picked := make([]pick, 0, len(anchors))
 	var segs []string
 	for _, i := range anchors {
 		u, ok := urls.link(hrefs[i])
@@ -316,10 +316,11 @@ func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) 
 // build makes a listing of each URL picked, in order, filled from the first link to it
 // and completed from the others; it marks the picked links in tiles.
 func build(links []sdk.Node, picked []pick, urls resolver, tiles []bool) []sdk.Listing {
-	var out []sdk.Listing
-	var firsts sdk.Nodes // the first link to each listing
-	var repeats []pick   // links to a listing already made, in page order
-	seen := map[string]int{}
+	// Sized once: a guest pays for each time a list grows.
+	out := make([]sdk.Listing, 0, len(picked))
+	firsts := make(sdk.Nodes, 0, len(picked)) // the first link to each listing
+	var repeats []pick                        // links to a listing already made, in page order
+	seen := make(map[string]int, len(picked))
 	for _, p := range picked {
 		tiles[p.link] = true
 		if _, ok := seen[p.url]; ok {
@@ -570,7 +571,7 @@ func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls resolver) stri
 	}
 	// A tile's link names its product; reading the texts of a grid's every link was most
 	// of this scan. The others' texts come in one call.
-	var others sdk.Nodes
+	others := make(sdk.Nodes, 0, len(links))
 	for i, a := range links {
 		if !tiles[i] {
 			others = append(others, a)
