@@ -296,16 +296,16 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 		nodes := st.nodeList(m, s[0], s[1])
 		kind := uint32(s[2])
 		arg := attrName(m, kind, s[3], s[4])
-		st.buf = st.buf[:0]
+		st.strs = st.strs[:0]
 		for _, n := range nodes {
 			v, _, err := nodeString(st.session, n, kind, arg)
 			if err != nil {
 				s[0] = st.fail(fmt.Errorf("nodes_string: %w", err))
 				return
 			}
-			st.buf = binary.LittleEndian.AppendUint32(st.buf, uint32(len(v)))
-			st.buf = append(st.buf, v...)
+			st.strs = append(st.strs, v)
 		}
+		st.buf = appendStrings(st.buf[:0], st.strs)
 		s[0] = st.result(m, s[5], uint64(uint32(s[6])), st.buf)
 	})
 	def("value_get", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
