@@ -112,72 +112,46 @@ func TestGuestShapesAndSplicesThroughTheHost(t *testing.T) {
 }
 
 func TestGuestFindsAncestorsByCSSThroughTheHost(t *testing.T) {
-	m := loadGuest(t, wasm.Config{PoolSize: 1})
-	resp, err := extract(m, "ancestor")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The li's nearest match of "body, ul" is the ul; the li itself is not its own
 	// ancestor; nothing is above html; within the ul, body is not looked at.
-	if p := resp.Product; p == nil || *p.Title != "ul|||" {
-		t.Fatalf("product %+v: want the title %q", p, "ul|||")
-	}
-	if _, err := extract(m, "badcss"); err == nil || !strings.Contains(err.Error(), `css selector "ul["`) {
-		t.Errorf("badcss: error = %v, want one naming the selector", err)
-	}
-	mustExtractOK(t, m)
+	checkHostQuery(t, "ancestor", "ul|||", "badcss", "ul[")
 }
 
 func TestGuestSelectsByCSSThroughTheHost(t *testing.T) {
-	m := loadGuest(t, wasm.Config{PoolSize: 1})
-	resp, err := extract(m, "select")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Both items in document order; the first match of "h1, li" is the heading, which
 	// comes first; a node is not below itself.
-	if p := resp.Product; p == nil || *p.Title != "a,b|Kettle|" {
-		t.Fatalf("product %+v: want the title %q", p, "a,b|Kettle|")
-	}
-	if _, err := extract(m, "badselect"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
-		t.Errorf("badselect: error = %v, want one naming the selector", err)
-	}
-	mustExtractOK(t, m)
+	checkHostQuery(t, "select", "a,b|Kettle|", "badselect", "li[")
 }
 
 func TestGuestReadsTextsThroughTheHost(t *testing.T) {
-	m := loadGuest(t, wasm.Config{PoolSize: 1})
-	resp, err := extract(m, "texts")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The page's texts in document order but the last item's; the line break before the
 	// script is a text of its own, empty; the script is not read. Then the heading's text,
 	// and none once the heading itself is left out.
-	if p := resp.Product; p == nil || *p.Title != "Kettle,a,|Kettle|0" {
-		t.Fatalf("product %+v: want the title %q", p, "Kettle,a,|Kettle|0")
-	}
-	if _, err := extract(m, "badtexts"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
-		t.Errorf("badtexts: error = %v, want one naming the selector", err)
-	}
-	mustExtractOK(t, m)
+	checkHostQuery(t, "texts", "Kettle,a,|Kettle|0", "badtexts", "li[")
 }
 
 func TestGuestAsksNodesTogetherThroughTheHost(t *testing.T) {
-	m := loadGuest(t, wasm.Config{PoolSize: 1})
-	resp, err := extract(m, "nodes")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Each answer at its node's index: the two items, a node that does not exist, the
 	// heading; their texts, names and lists; the first list's first item; an attribute none
 	// has; nothing for no nodes.
-	const want = "a,b,,Kettle|li,li,,h1|ul,ul,,|a|,,,|0"
+	checkHostQuery(t, "nodes", "a,b,,Kettle|li,li,,h1|ul,ul,,|a|,,,|0", "badnodes", "li[")
+}
+
+// checkHostQuery runs the conformance guest's query case path, whose answer is the
+// product title want; then its case badPath, which must fail naming the bad CSS selector
+// badSelector and leave the instance usable.
+func checkHostQuery(t *testing.T, path, want, badPath, badSelector string) {
+	t.Helper()
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	resp, err := extract(m, path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if p := resp.Product; p == nil || *p.Title != want {
 		t.Fatalf("product %+v: want the title %q", p, want)
 	}
-	if _, err := extract(m, "badnodes"); err == nil || !strings.Contains(err.Error(), `css selector "li["`) {
-		t.Errorf("badnodes: error = %v, want one naming the selector", err)
+	if _, err := extract(m, badPath); err == nil || !strings.Contains(err.Error(), `css selector "`+badSelector+`"`) {
+		t.Errorf("%s: error = %v, want one naming the selector", badPath, err)
 	}
 	mustExtractOK(t, m)
 }
