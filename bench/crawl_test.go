@@ -101,7 +101,11 @@ type run struct {
 	// writes run there; Colly keeps nothing). It is reported apart from cpu, the crawler's
 	// own process, which is what the bar compares, so that the database's share of the
 	// job is in the figures too.
-	dbCPU       time.Duration
+	dbCPU time.Duration
+	// faults is the crawler process's minor page faults during the crawl: the memory it
+	// touched for the first time (or again, after the Go runtime gave it back), a
+	// part of its CPU time.
+	faults      int64
 	peakRSS     int64 // bytes
 	listings    int
 	maxInFlight int64
@@ -123,6 +127,7 @@ func (r run) report(b *testing.B) {
 	if r.dbCPU > 0 {
 		b.ReportMetric(r.dbCPU.Seconds()*1000/float64(r.pages), "db-cpu-s/1000pages")
 	}
+	b.ReportMetric(float64(r.faults)/float64(r.pages), "faults/page")
 	b.ReportMetric(r.peakMiB(), "peak-MiB")
 	b.ReportMetric(float64(r.listings), "listings")
 	b.ReportMetric(r.wall.Seconds(), "wall-s")
@@ -223,7 +228,7 @@ func benchStockroom(b *testing.B, opts demostore.Options) (last run) {
 		store := launch(b, opts)
 		host := strings.TrimPrefix(store.base, "http://")
 		srv := startServer(b, bin, host)
-		cpu0, db0 := srv.cpu(), srv.dbCPU()
+		cpu0, db0, faults0 := srv.cpu(), srv.dbCPU(), srv.faults()
 		before := store.stats(b)
 		start := time.Now()
 		id := srv.post("/v2/crawl", map[string]any{"url": store.base})["execution_id"].(string)
@@ -235,7 +240,7 @@ func benchStockroom(b *testing.B, opts demostore.Options) (last run) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		r := run{cpu: srv.cpu() - cpu0, dbCPU: srv.dbCPU() - db0, peakRSS: srv.peakRSS()}
+		r := run{cpu: srv.cpu() - cpu0, dbCPU: srv.dbCPU() - db0, faults: srv.faults() - faults0, peakRSS: srv.peakRSS()}
 		store.finish(b, &r, before)
 		if body["status"] != "completed" {
 			b.Fatalf("crawl failed: %v", body["error"])
@@ -353,12 +358,17 @@ func (s *server) post(path string, body any) map[string]any { return s.request("
 func (s *server) get(path string) map[string]any            { return s.request("GET", path, nil) }
 
 // cpu is the process's user and system time so far.
-func (s *server) cpu() time.Duration {
+func (s *server) cpu() time.Duration { return s.stat().CPU }
+
+// faults is the minor page faults the process has taken so far.
+func (s *server) faults() int64 { return s.stat().MinorFaults }
+
+func (s *server) stat() storagetest.ProcStat {
 	st, err := storagetest.ReadProcStat(s.cmd.Process.Pid)
 	if err != nil {
 		s.b.Fatal(err)
 	}
-	return st.CPU
+	return st
 }
 
 // dbCPU is the CPU time of the Postgres server so far: the postmaster, the processes it
@@ -428,12 +438,12 @@ func benchColly(b *testing.B, opts demostore.Options) (last run) {
 	for i := 0; i < b.N; i++ {
 		store := launch(b, opts)
 		before := store.stats(b)
-		cpu0 := storagetest.ProcessCPU()
+		cpu0, faults0 := storagetest.ProcessCPU(), storagetest.ProcessFaults()
 		start := time.Now()
 		listings := collyCrawl(b, store)
 		wall := time.Since(start)
 		cpu := storagetest.ProcessCPU() - cpu0
-		r := run{wall: wall, cpu: cpu, peakRSS: vmHWM("self"), listings: listings}
+		r := run{wall: wall, cpu: cpu, faults: storagetest.ProcessFaults() - faults0, peakRSS: vmHWM("self"), listings: listings}
 		store.finish(b, &r, before)
 		if listings != store.products {
 			b.Errorf("colly found %d listings, the store has %d", listings, store.products)
