@@ -340,6 +340,28 @@ func (r *reader) u32() uint32 {
 	}
 }
 
+// s32 reads a signed LEB128 of at most 32 bits.
+func (r *reader) s32() int32 {
+	var v int32
+	for shift := 0; ; shift += 7 {
+		c := r.byte()
+		if r.err != nil {
+			return 0
+		}
+		if shift > 28 && c&0x80 != 0 {
+			r.err = errors.New("LEB128 too long")
+			return 0
+		}
+		v |= int32(c&0x7f) << shift
+		if c&0x80 == 0 {
+			if shift+7 < 32 && c&0x40 != 0 {
+				v |= -1 << (shift + 7)
+			}
+			return v
+		}
+	}
+}
+
 func (r *reader) limits() {
 	flags := r.byte()
 	r.u32()

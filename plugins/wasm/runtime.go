@@ -169,6 +169,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 // known.
 func (r *Runtime) Load(ctx context.Context, name string, wasm []byte) (*Module, error) {
 	rt := r.rt
+	wasm = coalesceData(wasm)
 	if r.cfg.Interrupt == InterruptInstrumented {
 		instrumented, err := instrument(wasm)
 		switch {
