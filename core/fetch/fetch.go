@@ -27,6 +27,9 @@ type Fetcher struct {
 	cache        *cache
 	stats        counters
 	bodyBlocks   sync.Pool // *[bodyBlock]byte, see readBody
+	// timedOut is the cause of a Fetch that ran out of TotalTimeout, made once: formatted
+	// for each request, it was a percent of a crawl's CPU.
+	timedOut error
 }
 
 // Request is one URL to fetch (always with GET).
@@ -95,10 +98,11 @@ func New(opts Options) (*Fetcher, error) {
 		return nil, fmt.Errorf("fetch: %w", err)
 	}
 	f := &Fetcher{
-		opts:  opts,
-		log:   opts.Logger.With("component", "fetch"),
-		guard: g,
-		cache: newCache(opts.CacheEntries, opts.CacheBytes),
+		opts:     opts,
+		log:      opts.Logger.With("component", "fetch"),
+		guard:    g,
+		cache:    newCache(opts.CacheEntries, opts.CacheBytes),
+		timedOut: fmt.Errorf("%w (%s): %w", ErrTimeout, opts.TotalTimeout, context.DeadlineExceeded),
 	}
 	f.hosts = hosts{opts: &f.opts, m: map[string]*host{}}
 	f.transport = &http.Transport{
@@ -159,8 +163,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		}
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, f.opts.TotalTimeout,
-		fmt.Errorf("%w (%s): %w", ErrTimeout, f.opts.TotalTimeout, context.DeadlineExceeded))
+	ctx, cancel := context.WithTimeoutCause(ctx, f.opts.TotalTimeout, f.timedOut)
 	defer cancel()
 
 	resp := &Response{RequestedURL: req.URL}
