@@ -94,6 +94,8 @@ type Jobs struct {
 	ReportEvery  time.Duration `koanf:"report_every"`
 	LeaseTTL     time.Duration `koanf:"lease_ttl"`
 	PollInterval time.Duration `koanf:"poll_interval"`
+	// SearchPollInterval is PollInterval for searches, which a caller waits on.
+	SearchPollInterval time.Duration `koanf:"search_poll_interval"`
 }
 
 type Crawl struct {
@@ -256,6 +258,7 @@ func (c *Config) Validate() error {
 	check(c.Jobs.Workers > 0, "jobs.workers", "must be positive, got %d", c.Jobs.Workers)
 	check(c.Jobs.ReportEvery > 0 && c.Jobs.ReportEvery <= 2*time.Second, "jobs.report_every", "must be between 0 and 2s (progress is promised every 2 s)")
 	check(c.Jobs.PollInterval >= 10*time.Millisecond, "jobs.poll_interval", "must be at least 10ms, got %s", c.Jobs.PollInterval)
+	check(c.Jobs.SearchPollInterval >= 10*time.Millisecond, "jobs.search_poll_interval", "must be at least 10ms, got %s", c.Jobs.SearchPollInterval)
 	check(c.Jobs.LeaseTTL > 2*c.Jobs.ReportEvery, "jobs.lease_ttl", "must be more than twice jobs.report_every")
 	check(c.Crawl.Collections > 0, "crawl.collections", "must be positive, got %d", c.Crawl.Collections)
 	check(c.Extract.Concurrency > 0, "extract.concurrency", "must be positive, got %d", c.Extract.Concurrency)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
 	"github.com/stockroom/stockroom/configs"
@@ -81,7 +82,8 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		execution.ProductsBatch: extractions.Run,
 		execution.Extract:       extractions.Run,
 		execution.AgenticSearch: searches.Run,
-	}, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, Logger: s.logger})
+	}, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
+		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval}, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

@@ -99,3 +99,44 @@ func TestResumerQueuesExecutionsTheirStartNeverQueued(t *testing.T) {
 		}
 	}
 }
+
+// A job no notification announced (here written straight into River's table) is found
+// by its kind's poll: within the kind's own interval where it has one, not before the
+// default's.
+func TestKindsPollAtTheirOwnIntervals(t *testing.T) {
+	ctx := context.Background()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
+	ran := make(chan execution.Kind, 10)
+	run := func(kind execution.Kind) jobs.Handler {
+		return func(context.Context, string) error { ran <- kind; return nil }
+	}
+	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{execution.Crawl: run(execution.Crawl), execution.Extract: run(execution.Extract)},
+		jobs.Options{PollInterval: time.Minute, PollIntervals: map[execution.Kind]time.Duration{execution.Crawl: 50 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := queue.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = queue.Stop(ctx) })
+	time.Sleep(300 * time.Millisecond) // past each queue's first look
+	for _, kind := range []execution.Kind{execution.Crawl, execution.Extract} {
+		if _, err := pool.Exec(ctx, `INSERT INTO river_job (args, kind, max_attempts, priority, queue, state, scheduled_at)
+			VALUES (jsonb_build_object('execution_id', $1::text, 'kind', $1::text), 'execution', 5, 1, $1, 'available', now())`, string(kind)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case kind := <-ran:
+		if kind != execution.Crawl {
+			t.Fatalf("%s ran first: its poll is a minute apart", kind)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the crawl was not found by its 50 ms poll within 3 s")
+	}
+	select {
+	case kind := <-ran:
+		t.Fatalf("%s ran: its poll is a minute apart and nothing announced it", kind)
+	case <-time.After(time.Second):
+	}
+}
