@@ -49,18 +49,11 @@ func dataModule(pages byte, segments []segment, extra ...[]byte) []byte {
 // initialMemory instantiates bin and returns its memory as the data segments left it.
 func initialMemory(t *testing.T, bin []byte) []byte {
 	t.Helper()
-	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	mod, err := rt.Instantiate(ctx, bin)
+	mem, err := instantiatedMemory(bin)
 	if err != nil {
 		t.Fatalf("instantiate: %v", err)
 	}
-	mem, ok := mod.Memory().Read(0, mod.Memory().Size())
-	if !ok {
-		t.Fatal("memory unreadable")
-	}
-	return bytes.Clone(mem)
+	return mem
 }
 
 func dataSegments(t *testing.T, bin []byte) int {
@@ -181,4 +174,46 @@ func memoryImage(t *testing.T, bin []byte) []byte {
 		t.Fatal(r.err)
 	}
 	return image
+}
+
+// Whatever module wazero instantiates (with a few pages of memory at most), joined, it
+// instantiates too, with the same initial memory.
+func FuzzCoalesceData(f *testing.F) {
+	f.Add(dataModule(2, []segment{{offset: 100, init: "cd"}, {offset: 0, init: "ab"}, {offset: 10, init: "ef"}, {offset: 70000, init: "far"}}))
+	f.Add(dataModule(1, []segment{{offset: 0, init: "abcd"}, {offset: 2, init: "XY"}}))
+	f.Add(dataModule(1, []segment{{offset: 0, init: "ab"}, {flags: 1, init: "cd"}}))
+	f.Fuzz(func(t *testing.T, bin []byte) {
+		out := coalesceData(bin)
+		if bytes.Equal(out, bin) {
+			return
+		}
+		before, err := instantiatedMemory(bin)
+		if err != nil {
+			return
+		}
+		after, err := instantiatedMemory(out)
+		if err != nil {
+			t.Fatalf("joined module does not instantiate: %v", err)
+		}
+		if !bytes.Equal(after, before) {
+			t.Fatal("joined segments write another initial memory")
+		}
+	})
+}
+
+// instantiatedMemory instantiates bin with at most 64 pages of memory and returns its
+// memory, nil when it has none.
+func instantiatedMemory(bin []byte) ([]byte, error) {
+	ctx := context.Background()
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithMemoryLimitPages(64))
+	defer rt.Close(ctx)
+	mod, err := rt.Instantiate(ctx, bin)
+	if err != nil {
+		return nil, err
+	}
+	if mod.Memory() == nil {
+		return nil, nil
+	}
+	mem, _ := mod.Memory().Read(0, mod.Memory().Size())
+	return bytes.Clone(mem), nil
 }
