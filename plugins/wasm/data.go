@@ -29,28 +29,23 @@ type dataSegment struct {
 // compiled module and a slice per segment in every instance: megabytes of Go heap per
 // adapter, which the garbage collector then lets the heap grow twice over.
 func coalesceData(bin []byte) []byte {
-	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
+	sections, err := readSections(bin)
+	if err != nil {
 		return bin
 	}
-	r := reader{b: bin, pos: 8}
-	dataStart, dataEnd := -1, -1
-	var data []byte
-	for r.pos < len(r.b) {
-		start := r.pos
-		id := r.byte()
-		size := r.u32()
-		body := r.bytes(int(size))
-		if r.err != nil {
-			return bin
-		}
-		switch id {
+	data := -1 // the data section's index
+	for i, s := range sections {
+		switch s.id {
 		case 12:
 			return bin
 		case 11:
-			dataStart, dataEnd, data = start, r.pos, body
+			data = i
 		}
 	}
-	segments, ok := readDataSegments(data)
+	if data < 0 {
+		return bin
+	}
+	segments, ok := readDataSegments(sections[data].body)
 	if !ok || len(segments) < 2 {
 		return bin
 	}
@@ -81,12 +76,12 @@ func coalesceData(bin []byte) []byte {
 		body = append(body, uleb(uint32(len(s.init)))...)
 		body = append(body, s.init...)
 	}
-	out := make([]byte, 0, len(bin)-(dataEnd-dataStart)+len(body)+6)
-	out = append(out, bin[:dataStart]...)
-	out = append(out, 11)
-	out = append(out, uleb(uint32(len(body)))...)
-	out = append(out, body...)
-	return append(out, bin[dataEnd:]...)
+	sections[data].body = body
+	out := append(make([]byte, 0, len(bin)+len(body)), bin[:8]...)
+	for _, s := range sections {
+		out = appendSection(out, s.id, s.body)
+	}
+	return out
 }
 
 // readDataSegments decodes a data section whose segments are all active on memory 0 at

@@ -58,16 +58,14 @@ func initialMemory(t *testing.T, bin []byte) []byte {
 
 func dataSegments(t *testing.T, bin []byte) int {
 	t.Helper()
-	r := reader{b: bin, pos: 8}
-	for r.pos < len(r.b) {
-		id, size := r.byte(), r.u32()
-		body := r.bytes(int(size))
-		if id == 11 {
-			return int((&reader{b: body}).u32())
-		}
+	sections, err := readSections(bin)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.err != nil {
-		t.Fatal(r.err)
+	for _, s := range sections {
+		if s.id == 11 {
+			return int((&reader{b: s.body}).u32())
+		}
 	}
 	return 0
 }
@@ -151,15 +149,16 @@ func TestCoalesceDataJoinsTheBuiltinAdapters(t *testing.T) {
 // write, applied in order (the module's imports left aside).
 func memoryImage(t *testing.T, bin []byte) []byte {
 	t.Helper()
-	r := reader{b: bin, pos: 8}
+	sections, err := readSections(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var image []byte
-	for r.pos < len(r.b) {
-		id, size := r.byte(), r.u32()
-		body := r.bytes(int(size))
-		if id != 11 {
+	for _, sec := range sections {
+		if sec.id != 11 {
 			continue
 		}
-		segments, ok := readDataSegments(body)
+		segments, ok := readDataSegments(sec.body)
 		if !ok {
 			t.Fatal("data section not of active segments")
 		}
@@ -169,9 +168,6 @@ func memoryImage(t *testing.T, bin []byte) []byte {
 			}
 			copy(image[s.offset:], s.init)
 		}
-	}
-	if r.err != nil {
-		t.Fatal(r.err)
 	}
 	return image
 }

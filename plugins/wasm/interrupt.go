@@ -35,23 +35,9 @@ var errUninstrumentable = errors.New("module cannot be instrumented")
 // to leave; without the trip, it waited forever and with it every goroutine of the server,
 // including the timer that raises the flag (RATIONALE.md, "Stopping a runaway guest").
 func instrument(bin []byte) ([]byte, error) {
-	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
-		return nil, errors.New("not a WebAssembly module")
-	}
-	type section struct {
-		id   byte
-		body []byte
-	}
-	var sections []section
-	r := reader{b: bin, pos: 8}
-	for r.pos < len(r.b) {
-		id := r.byte()
-		size := r.u32()
-		body := r.bytes(int(size))
-		if r.err != nil {
-			return nil, r.err
-		}
-		sections = append(sections, section{id, body})
+	sections, err := readSections(bin)
+	if err != nil {
+		return nil, err
 	}
 
 	var imports imported
@@ -93,11 +79,7 @@ func instrument(bin []byte) ([]byte, error) {
 	}{{interruptExport, interrupt}, {budgetExport, budget}, {tripsExport, trips}}
 
 	out := append([]byte(nil), bin[:8]...)
-	emit := func(id byte, body []byte) {
-		out = append(out, id)
-		out = append(out, uleb(uint32(len(body)))...)
-		out = append(out, body...)
-	}
+	emit := func(id byte, body []byte) { out = appendSection(out, id, body) }
 	for _, s := range sections {
 		switch s.id {
 		case 6:
@@ -288,6 +270,38 @@ func instrumentFunction(out, code, check []byte) ([]byte, error) {
 		out = append(out, code[start:r.pos]...)
 	}
 	return out, r.err
+}
+
+// section is one section of a module: its id and its contents.
+type section struct {
+	id   byte
+	body []byte
+}
+
+// readSections splits a module into its sections, in order; their bodies are views of bin.
+func readSections(bin []byte) ([]section, error) {
+	if len(bin) < 8 || !bytes.Equal(bin[:4], []byte("\x00asm")) {
+		return nil, errors.New("not a WebAssembly module")
+	}
+	var sections []section
+	r := reader{b: bin, pos: 8}
+	for r.pos < len(r.b) {
+		id := r.byte()
+		size := r.u32()
+		body := r.bytes(int(size))
+		if r.err != nil {
+			return nil, r.err
+		}
+		sections = append(sections, section{id, body})
+	}
+	return sections, nil
+}
+
+// appendSection appends a section, id then size then body, to a module being written.
+func appendSection(out []byte, id byte, body []byte) []byte {
+	out = append(out, id)
+	out = append(out, uleb(uint32(len(body)))...)
+	return append(out, body...)
 }
 
 // reader decodes the WebAssembly binary format; the first error sticks.
