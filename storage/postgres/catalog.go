@@ -266,6 +266,13 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	var missing []string
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
+	// Planned once per connection, not once per write: planning the statement's ten
+	// parts took 3 to 5 ms, a sixth of a 500-listing write, and Postgres plans a prepared
+	// statement anew for its first five runs on each connection, which is every write of
+	// most crawls. The generic plan is the custom one's shape (the input's size is never
+	// known to the planner), with index probes where the custom plan could pick a hash of
+	// every listing of the vendor.
+	batch.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
 		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
