@@ -133,7 +133,7 @@ func newRecorder(s sink, opts RecorderOptions) (*Recorder, error) {
 		sink:    s,
 		spool:   sp,
 		logger:  opts.Logger,
-		waiting: make([]usage.Event, 0, opts.BatchSize),
+		waiting: make([]usage.Event, 0, minWaiting),
 		batches: make(chan *batch, 2),
 		full:    make(chan struct{}, 1),
 		stop:    make(chan struct{}),
@@ -185,10 +185,21 @@ func (r *Recorder) take(whole bool) []usage.Event {
 	if whole {
 		n -= n % r.opts.BatchSize
 	}
-	taken := r.waiting[:n]
-	r.waiting = append(make([]usage.Event, 0, r.opts.BatchSize), r.waiting[n:]...)
+	if n == 0 {
+		return nil
+	}
+	taken := r.waiting[:n:n]
+	// The taken events leave with their array. The next ones get an array sized for as
+	// many as were just taken: a whole batch's worth (1.3 MB at the default size) made
+	// afresh every flush interval, with or without events, was 8% of an idle server's CPU
+	// (clearing it).
+	next := min(max(n, minWaiting), r.opts.BatchSize)
+	r.waiting = append(make([]usage.Event, 0, next+len(r.waiting)-n), r.waiting[n:]...)
 	return taken
 }
+
+// minWaiting is the least room made for the events of the next flush.
+const minWaiting = 64
 
 // Close flushes what is queued and waits for it to be inserted or spooled. When ctx ends
 // first, in-flight inserts are abandoned and their batches spooled (a batch that was in

@@ -178,3 +178,25 @@ func TestRecordNeverBlocksWhenOverwhelmed(t *testing.T) {
 		t.Errorf("stats: %+v; every event must be spooled or counted dropped", st)
 	}
 }
+
+// A server meters few calls most of the time, and flushes every interval all the same: an
+// empty flush allocates nothing, and the events after a few get room for about as many,
+// not a whole batch's worth.
+func TestQuietFlushesAllocateLittle(t *testing.T) {
+	opts := testOptions(t)
+	opts.FlushInterval = time.Hour // the test flushes by hand
+	r := newRecorderT(t, eventTable{}, opts)
+	if allocs := testing.AllocsPerRun(100, func() { r.hand(r.take(false), false) }); allocs != 0 {
+		t.Errorf("an empty flush allocated %.0f times, want none", allocs)
+	}
+	recordAll(r, calls("org-a", "/v2/crawl", 3, time.Now()))
+	if got := r.take(false); len(got) != 3 {
+		t.Fatalf("took %d events, want 3", len(got))
+	}
+	r.mu.Lock()
+	room := cap(r.waiting)
+	r.mu.Unlock()
+	if room > minWaiting {
+		t.Errorf("after a flush of 3 events, room for %d is waiting, want at most %d", room, minWaiting)
+	}
+}
