@@ -15,6 +15,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/storage/postgres"
+	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -383,5 +384,60 @@ func BenchmarkEncodeListingIDs(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestUpsertListingsRefreshesByKey: a recrawl's write finds the listings it refreshes by
+// their primary key. The custom plans Postgres makes for a prepared statement's first runs
+// on a connection read and hashed the whole listings table instead, every vendor's
+// listings, at every write.
+func TestUpsertListingsRefreshesByKey(t *testing.T) {
+	ctx := context.Background()
+	// One connection: the statistics a write leaves are flushed by the backend that made them.
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
+	store := postgres.NewCatalogStore(pool)
+	shoes := "https://shop.example/collections/shoes"
+	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	crawl := func(price float64, at time.Time) {
+		t.Helper()
+		listings := make([]catalog.ListingInput, 2000)
+		for i := range listings {
+			listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", i), Name: fmt.Sprintf("P%d", i),
+				Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{shoes}}
+		}
+		if err := store.UpsertListings(ctx, vendor, listings, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crawl(10, t0)
+	if _, err := pool.Exec(ctx, "ANALYZE listings"); err != nil {
+		t.Fatal(err)
+	}
+	seqScans := func() int64 {
+		t.Helper()
+		var n int64
+		for _, sql := range []string{"SELECT pg_stat_force_next_flush()", "SELECT pg_stat_clear_snapshot()"} {
+			if _, err := pool.Exec(ctx, sql); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pool.QueryRow(ctx, "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'listings'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := seqScans()
+	crawl(12, t0.Add(time.Hour))
+	if after := seqScans(); after != before {
+		t.Errorf("refreshing 2,000 listings scanned the listings table %d times, want none", after-before)
+	}
+	got, _, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Price == nil || got[0].Price.Current != 12 {
+		t.Errorf("after the refresh: %+v, want the first listing at 12 EUR", got)
 	}
 }
