@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,10 +198,7 @@ func localRun(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		environ = append(environ, configs.EnvPrefix+"SERVER__ADDRESS="+address)
 	}
-	fleet, err := demostore.Launch(ctx,
-		demostore.Options{Kind: demostore.Shopify, Products: 1000},
-		demostore.Options{Kind: demostore.JSONLD, Products: 300},
-		demostore.Options{Kind: demostore.HTML, Products: 300})
+	fleet, err := demoStores(ctx, *dataDir, demoStorePort)
 	if err != nil {
 		return fmt.Errorf("demo stores: %w", err)
 	}
@@ -305,32 +303,102 @@ func readEnvFile(path string) map[string]string {
 	return out
 }
 
-// apiAddress is 127.0.0.1:8080 when free, else the port remembered from an earlier run, else
-// a free one (remembered for next time).
+// apiAddress is 127.0.0.1 on the port an earlier run used when it is free, else 8080, else a
+// free one (remembered for next time).
 func apiAddress(dataDir string) (string, error) {
-	portFile := filepath.Join(dataDir, "api-port")
-	candidates := []string{}
-	if b, err := os.ReadFile(portFile); err == nil {
+	var address string
+	err := onRememberedPort(dataDir, "api-port", "8080", "127.0.0.1", func(port string) error {
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", port))
+		if err != nil {
+			return err
+		}
+		address = l.Addr().String()
+		return l.Close()
+	})
+	if err != nil {
+		return "", fmt.Errorf("no free port for the API: %w", err)
+	}
+	return address, nil
+}
+
+// demoStorePort is where `make run` serves its demo stores when no earlier run chose one.
+const demoStorePort = "8090"
+
+// demoCatalogs are the demo stores `make run` serves.
+var demoCatalogs = []demostore.Options{
+	{Kind: demostore.Shopify, Products: 1000},
+	{Kind: demostore.JSONLD, Products: 300},
+	{Kind: demostore.HTML, Products: 300},
+}
+
+// demoStores starts `make run`'s demo stores, each on its loopback address and all on one
+// port: an earlier run's when it is free, else preferred, else one found free (remembered
+// for next time). A second run then serves the same URLs, and crawling them again
+// refreshes what the first run put in the catalog: on new ports every run, a store's
+// collections were added to its vendor once more (the vendor is the host, a collection is a
+// URL with the port) and the old ones stayed.
+func demoStores(ctx context.Context, dataDir, preferred string) (*demostore.Fleet, error) {
+	var fleet *demostore.Fleet
+	err := onRememberedPort(dataDir, "demo-port", preferred, demostore.DefaultHost(demostore.Shopify), func(port string) error {
+		opts := slices.Clone(demoCatalogs)
+		for i := range opts {
+			opts[i].Addr = net.JoinHostPort(demostore.DefaultHost(opts[i].Kind), port)
+		}
+		var err error
+		fleet, err = demostore.Launch(ctx, opts...)
+		return err
+	})
+	if err != nil {
+		if fleet != nil { // started, but its port could not be remembered
+			fleet.Stop()
+		}
+		return nil, err
+	}
+	return fleet, nil
+}
+
+// onRememberedPort calls start with a port until it succeeds: the one remembered in
+// dataDir/name by an earlier run, then preferred, then ports free on host at the time
+// (three tries, as another program may take one meanwhile). It remembers the port that
+// started. A preferred of "0" means none.
+func onRememberedPort(dataDir, name, preferred, host string, start func(port string) error) error {
+	file := filepath.Join(dataDir, name)
+	var candidates []string
+	if b, err := os.ReadFile(file); err == nil {
 		candidates = append(candidates, strings.TrimSpace(string(b)))
 	}
-	candidates = append(candidates, "8080", "0")
-	for _, p := range candidates {
-		if _, err := strconv.Atoi(p); err != nil {
+	candidates = append(candidates, preferred, "", "", "") // "": free on host now
+	lastErr := errors.New("no port to try")
+	for _, port := range candidates {
+		if port == "" {
+			free, err := freePort(host)
+			if err != nil {
+				lastErr = err
+				continue
+			}
+			port = free
+		}
+		if n, err := strconv.Atoi(port); err != nil || n <= 0 {
 			continue
 		}
-		l, err := net.Listen("tcp", "127.0.0.1:"+p)
-		if err != nil {
+		if err := start(port); err != nil {
+			lastErr = err
 			continue
 		}
-		addr := l.Addr().String()
-		l.Close()
-		_, port, _ := net.SplitHostPort(addr)
-		if err := os.WriteFile(portFile, []byte(port+"\n"), 0o644); err != nil {
-			return "", err
-		}
-		return addr, nil
+		return os.WriteFile(file, []byte(port+"\n"), 0o644)
 	}
-	return "", errors.New("no free port for the API")
+	return lastErr
+}
+
+// freePort returns a port nothing listens on at host, as of now.
+func freePort(host string) (string, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	_, port, err := net.SplitHostPort(l.Addr().String())
+	return port, err
 }
 
 // waitListening waits until address accepts connections or the server fails.
