@@ -1,20 +1,20 @@
 # adapters/adapters.mk: included by the top Makefile.
 #
-# `make wasm` builds every built-in adapter guest (adapters/NAME/guest) into
-# adapters/builtin/NAME.wasm, where adapters/builtin embeds it. Go's build cache makes a
-# rebuild of an unchanged guest take well under a second.
+# `make wasm` builds the built-in adapters (adapters/bundle/guest: shopify, jsonld and html
+# in one module) into adapters/builtin/builtin.wasm, which adapters/builtin embeds and each
+# built-in manifest names. Go's build cache makes a rebuild of an unchanged guest take
+# well under a second.
 
 GO ?= go
-BUILTIN_ADAPTERS := shopify jsonld html
-BUILTIN_WASM := $(BUILTIN_ADAPTERS:%=adapters/builtin/%.wasm)
+BUILTIN_WASM := adapters/builtin/builtin.wasm
 
 .PHONY: wasm
 wasm: $(BUILTIN_WASM)
 
 # Always rebuilt (FORCE): the guest's dependencies are Go packages, and go build knows
 # better than make whether anything changed.
-adapters/builtin/%.wasm: FORCE
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -o $@ ./adapters/$*/guest
+adapters/builtin/builtin.wasm: FORCE
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -o $@ ./adapters/bundle/guest
 
 .PHONY: FORCE
 FORCE:

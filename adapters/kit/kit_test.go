@@ -69,7 +69,7 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 }
 
 func TestRunReportsOutcomes(t *testing.T) {
-	if _, err := builtin.FS.Open("jsonld.wasm"); err != nil {
+	if _, err := builtin.FS.Open("builtin.wasm"); err != nil {
 		t.Skip("built-in modules not built (run make wasm)")
 	}
 	dir := t.TempDir()

@@ -4,18 +4,45 @@ package sdk
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
-// served is the guest's adapter. A guest module holds exactly one adapter for its whole
-// life, registered from init because a WASI reactor never runs main; that is why this
+// registered are the module's adapters and served the one this instance answers for.
+// They are registered from init because a WASI reactor never runs main; that is why this
 // one piece of package state exists.
-var served Adapter
+var (
+	registered []Adapter
+	served     Adapter
+)
 
-// Serve registers a as the adapter of this guest module. Call it from init.
-func Serve(a Adapter) { served = a }
+// Serve registers a as an adapter of this guest module. Call it from init. A module
+// usually holds one; one that registers several (the built-ins share a module) serves, in
+// each instance, the adapter the host names in AdapterEnv.
+func Serve(a Adapter) { registered = append(registered, a) }
+
+// choose picks the adapter this instance serves.
+func choose() (Adapter, error) {
+	switch len(registered) {
+	case 0:
+		return nil, errors.New("sdk.Serve was not called from init")
+	case 1:
+		return registered[0], nil
+	}
+	want := os.Getenv(AdapterEnv)
+	names := make([]string, len(registered))
+	for i, a := range registered {
+		names[i] = a.Info().Name
+		if names[i] == want {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("this module holds the adapters %s; the host named %q in %s", strings.Join(names, ", "), want, AdapterEnv)
+}
 
 // The marker export: its name carries the ABI major, its result the minor. The host reads
 // the name before instantiating anything.
@@ -52,7 +79,11 @@ func handle(req Value) (out []byte, ok bool) {
 		}
 	}()
 	if served == nil {
-		return []byte("sdk.Serve was not called from init"), false
+		a, err := choose()
+		if err != nil {
+			return []byte(err.Error()), false
+		}
+		served = a
 	}
 	// The request's fields cross in two host calls, the documents' headers only when
 	// read: a call's fixed cost is paid on every round of every page.

@@ -48,6 +48,10 @@ import (
 	"github.com/stockroom/stockroom/core/product"
 )
 
+// AdapterEnv is the environment variable in which the host names, to each instance of a
+// module holding several adapters, the one it runs (ABI.md, "Loading").
+const AdapterEnv = "STOCKROOM_ADAPTER"
+
 // ABIMajor and ABIMinor are the ABI version this SDK speaks. The host refuses a guest
 // whose major it does not know; minors only add.
 const (

@@ -27,13 +27,15 @@ import (
 	"github.com/stockroom/stockroom/plugins/wasm"
 )
 
-// Manifest describes one adapter: NAME.json beside NAME.wasm.
+// Manifest describes one adapter: NAME.json beside NAME.wasm, or beside the module File
+// names, which may hold several adapters (adapters/ABI.md, "Loading").
 type Manifest struct {
 	// Name must equal the name the adapter gives itself.
 	Name string `json:"name"`
 	// Version must equal the version the adapter gives itself.
 	Version string `json:"version"`
-	// File is the module's file name; default Name + ".wasm".
+	// File is the module's file name; default Name + ".wasm". Manifests of the adapters of
+	// one module all name it.
 	File string `json:"file,omitempty"`
 	// SHA256 is the hex digest of the module; required for a directory loaded with
 	// RequireChecksum, verified whenever present.

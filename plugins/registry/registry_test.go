@@ -43,7 +43,7 @@ func names(r *registry.Registry) string {
 }
 
 func TestBuiltinsLoadInPriorityOrder(t *testing.T) {
-	if _, err := builtin.FS.Open("shopify.wasm"); err != nil {
+	if _, err := builtin.FS.Open("builtin.wasm"); err != nil {
 		t.Skip("built-in modules not built (run make wasm)")
 	}
 	r := newRegistry(t)

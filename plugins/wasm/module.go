@@ -32,6 +32,8 @@ type Module struct {
 	cfg      Config
 	log      *slog.Logger
 	info     adapter.Info
+	// release lets go of compiled, which other adapters of the same module may share.
+	release func(context.Context) error
 
 	ready chan *instance
 	// instantiations counts the instances created since load (see Instantiations).
@@ -43,6 +45,10 @@ type Module struct {
 	stopOnce sync.Once
 	refills  sync.WaitGroup
 }
+
+// adapterEnv names, to each instance, the adapter it serves: a module may hold several
+// (ABI.md, "Loading"; the SDK's AdapterEnv).
+const adapterEnv = "STOCKROOM_ADAPTER"
 
 // instance is one instantiated guest with its call state.
 type instance struct {
@@ -88,7 +94,8 @@ func (m *Module) start(ctx context.Context) error {
 func (m *Module) instantiate(ctx context.Context) (*instance, error) {
 	stderr := &tail{max: 4096}
 	// An anonymous name lets one compiled module be instantiated many times.
-	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithStderr(stderr)
+	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithStderr(stderr).
+		WithEnv(adapterEnv, m.name)
 	m.instantiations.Add(1)
 	mod, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator()), m.compiled, cfg)
 	if err != nil {
@@ -351,7 +358,7 @@ func (m *Module) Close(ctx context.Context) error {
 	m.refills.Wait()
 	m.drain(ctx)
 	// wazero lets instances still in a call outlive their compiled module.
-	return m.compiled.Close(ctx)
+	return m.release(ctx)
 }
 
 func (m *Module) drain(ctx context.Context) {

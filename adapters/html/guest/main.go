@@ -1,5 +1,6 @@
-// Command guest is the html adapter as a WebAssembly module: `make wasm` builds it into
-// adapters/builtin/html.wasm.
+// Command guest is the html adapter alone as a WebAssembly module, the form of a
+// third-party adapter; its tests build it. The server embeds the built-ins in one module
+// (adapters/bundle/guest).
 package main
 
 import (

@@ -1,5 +1,6 @@
-// Command guest is the shopify adapter as a WebAssembly module: `make wasm` builds it
-// into adapters/builtin/shopify.wasm.
+// Command guest is the shopify adapter alone as a WebAssembly module, the form a
+// third-party adapter ships in (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared). The
+// server embeds the built-ins in one module (adapters/bundle/guest).
 package main
 
 import (

@@ -1,0 +1,21 @@
+// Command guest is the built-in adapters in one WebAssembly module: `make wasm` builds it
+// into adapters/builtin/builtin.wasm, which each built-in manifest names. Each instance
+// serves the adapter its host names (sdk.AdapterEnv). In one module the three share the
+// Go runtime and the libraries they all use, which are most of their code: the host
+// compiles and keeps that once instead of three times.
+package main
+
+import (
+	"github.com/stockroom/stockroom/adapters/html"
+	"github.com/stockroom/stockroom/adapters/jsonld"
+	"github.com/stockroom/stockroom/adapters/sdk"
+	"github.com/stockroom/stockroom/adapters/shopify"
+)
+
+func init() {
+	sdk.Serve(shopify.Adapter{})
+	sdk.Serve(jsonld.Adapter{})
+	sdk.Serve(html.Adapter{})
+}
+
+func main() {}
