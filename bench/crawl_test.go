@@ -26,7 +26,12 @@ import (
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
-func TestMain(m *testing.M) { storagetest.Main(m) }
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(collyChildEnv); spec != "" {
+		os.Exit(collyChild(spec))
+	}
+	storagetest.Main(m)
+}
 
 // concurrency is the requests in flight to the store, the same for both crawlers.
 const concurrency = 4
@@ -433,20 +438,17 @@ func vmHWM(pid string) int64 {
 	return 0
 }
 
-// benchColly collects the same listings with Colly in this process.
+// benchColly collects the same listings with Colly, each crawl in a process of its own
+// (collyChild) as Stockroom's is: in this long-lived process, Colly's crawls ran on a heap
+// that earlier rounds had grown, and its peak memory was this process's.
 func benchColly(b *testing.B, opts demostore.Options) (last run) {
 	for i := 0; i < b.N; i++ {
 		store := launch(b, opts)
 		before := store.stats(b)
-		cpu0, faults0 := storagetest.ProcessCPU(), storagetest.ProcessFaults()
-		start := time.Now()
-		listings := collyCrawl(b, store)
-		wall := time.Since(start)
-		cpu := storagetest.ProcessCPU() - cpu0
-		r := run{wall: wall, cpu: cpu, faults: storagetest.ProcessFaults() - faults0, peakRSS: vmHWM("self"), listings: listings}
+		r := runCollyChild(b, store)
 		store.finish(b, &r, before)
-		if listings != store.products {
-			b.Errorf("colly found %d listings, the store has %d", listings, store.products)
+		if r.listings != store.products {
+			b.Errorf("colly found %d listings, the store has %d", r.listings, store.products)
 		}
 		r.report(b)
 		last = r
@@ -454,12 +456,78 @@ func benchColly(b *testing.B, opts demostore.Options) (last run) {
 	return last
 }
 
+// collyChildEnv holds, in the environment of this test binary run again for one Colly
+// crawl, the store to crawl (collyStore as JSON).
+const collyChildEnv = "BENCH_COLLY_STORE"
+
+// collyStore names a store to a Colly child process.
+type collyStore struct {
+	Kind     demostore.Kind `json:"kind"`
+	Base     string         `json:"base"`
+	Products int            `json:"products"`
+}
+
+// collyReport is what a Colly child process measured of its crawl, from just before it
+// to just after.
+type collyReport struct {
+	Wall     time.Duration `json:"wall"`
+	CPU      time.Duration `json:"cpu"`
+	Faults   int64         `json:"faults"`
+	PeakRSS  int64         `json:"peak_rss"`
+	Listings int           `json:"listings"`
+}
+
+// runCollyChild runs one Colly crawl of store in a child process and returns its figures.
+func runCollyChild(b *testing.B, store store) run {
+	spec, err := json.Marshal(collyStore{Kind: store.kind, Base: store.base, Products: store.products})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), collyChildEnv+"="+string(spec))
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("colly child: %v", err)
+	}
+	var rep collyReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		b.Fatalf("colly child said %q: %v", out, err)
+	}
+	return run{wall: rep.Wall, cpu: rep.CPU, faults: rep.Faults, peakRSS: rep.PeakRSS, listings: rep.Listings}
+}
+
+// collyChild is the child process's whole life: one Colly crawl of the store spec names,
+// its figures printed as JSON on stdout. It returns the exit code.
+func collyChild(spec string) int {
+	var cs collyStore
+	if err := json.Unmarshal([]byte(spec), &cs); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", collyChildEnv, err)
+		return 2
+	}
+	st := store{kind: cs.Kind, base: cs.Base, products: cs.Products}
+	cpu0, faults0 := storagetest.ProcessCPU(), storagetest.ProcessFaults()
+	start := time.Now()
+	listings, err := collyCrawl(st)
+	rep := collyReport{Wall: time.Since(start), CPU: storagetest.ProcessCPU() - cpu0, Faults: storagetest.ProcessFaults() - faults0,
+		PeakRSS: vmHWM("self"), Listings: listings}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "colly: %v\n", err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
+		return 1
+	}
+	return 0
+}
+
 // collyCrawl discovers every collection and collects every listing URL, as idiomatic Colly.
-func collyCrawl(b *testing.B, store store) int {
+func collyCrawl(store store) (int, error) {
 	c := colly.NewCollector(colly.Async(true), colly.MaxDepth(0))
 	c.AllowURLRevisit = false
 	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: concurrency}); err != nil {
-		b.Fatal(err)
+		return 0, err
 	}
 	var mu sync.Mutex
 	seen := map[string]bool{}
@@ -517,7 +585,7 @@ func collyCrawl(b *testing.B, store store) int {
 		_ = c.Visit(store.base + "/")
 	}
 	c.Wait()
-	return len(seen)
+	return len(seen), nil
 }
 
 // nextPage increments the page query parameter of a URL.

@@ -13,8 +13,10 @@
 // 20 ms late (the -20ms lines). pages is the requests the store answered, max-in-flight
 // the most it answered at once (checked against the concurrency); wall-s runs from the
 // start request to the end (Colly's Wait, Stockroom's execution stop_date); cpu-s/1000pages
-// is the crawler's own process: Colly's test process, or the Stockroom server (API, job
-// queue, adapters, fetcher, pgx), which is what the bar compares. db-cpu-s/1000pages is
+// is the crawler's own process, which is what the bar compares: the Stockroom server (API,
+// job queue, adapters, fetcher, pgx), started for the crawl, or Colly's, this test binary
+// run again for the one crawl (both counted from just before the crawl; peak-MiB and
+// faults/page are each crawl's process too). db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
 // reported apart. ClickHouse (usage events of the status polls) is not counted. After each
 // store's crawls a line states the ratios (pages/s, the whole job's wall time, CPU per
