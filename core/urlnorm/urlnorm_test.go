@@ -2,6 +2,7 @@ package urlnorm
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,88 @@ func TestPageCanonicalForm(t *testing.T) {
 	}
 	if _, err := Page("ftp://shop.com/x"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("ftp URL accepted: %v", err)
+	}
+}
+
+// The URLs a crawl meets by the thousand, already canonical, are returned as they are; any
+// difference from the canonical form takes the long way and is normalized.
+func TestPageKeepsCanonicalURLsAsTheyAre(t *testing.T) {
+	for _, in := range []string{
+		"http://127.0.0.4:18555/item/ridgeback-insulated-sneaker-1",
+		"https://shop.example/products/a-b_c.d~e",
+		"https://shop.example",
+		"https://localhost:8080/collections/all",
+		"https://sub.shop-example.co.uk/p/1;2,3:4@5=6&7+8$9",
+	} {
+		if !canonicalPage(in) {
+			t.Errorf("%q: not recognised as canonical", in)
+		}
+		if got, err := Page(in); err != nil || got != in {
+			t.Errorf("Page(%q) = %q, %v", in, got, err)
+		}
+	}
+	for in, want := range map[string]string{
+		"https://shop.example/products/a/":         "https://shop.example/products/a",
+		"https://www.shop.example/products/a":      "https://shop.example/products/a",
+		"https://Shop.Example/products/a":          "https://shop.example/products/a",
+		"https://shop.example:443/products/a":      "https://shop.example/products/a",
+		"https://shop.example/products/a?b=2&a=1":  "https://shop.example/products/a?a=1&b=2",
+		"https://shop.example/products/a#reviews":  "https://shop.example/products/a",
+		"https://shop.example/products/caf%C3%A9":  "https://shop.example/products/caf%C3%A9",
+		"https://shop.example/products/a b":        "https://shop.example/products/a%20b",
+		"https://xn--caf-dma.example/products/a":   "https://xn--caf-dma.example/products/a",
+		"https://café.example/products/a":          "https://xn--caf-dma.example/products/a",
+		"http://127.000.0.1/p":                     "",
+		" https://shop.example/products/a":         "https://shop.example/products/a",
+		"https://shop.example./products/a":         "https://shop.example/products/a",
+		"https://shop.example:08080/products/a":    "https://shop.example:08080/products/a",
+		"https://user@shop.example/products/a":     "https://shop.example/products/a",
+		"https://shop.example/products/(special)!": "https://shop.example/products/(special)!",
+	} {
+		if canonicalPage(in) {
+			t.Errorf("%q: taken for canonical", in)
+		}
+		got, err := Page(in)
+		if want == "" {
+			continue // whatever the long way makes of it
+		}
+		if err != nil || got != want {
+			t.Errorf("Page(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// Whatever the fast path takes for canonical, the long way returns unchanged.
+func FuzzPageFastPath(f *testing.F) {
+	for _, seed := range []string{
+		"http://127.0.0.4:18555/item/x", "https://shop.example", "https://localhost/a", "https://a.b/c/d;e=f",
+		"https://shop/a", "https://1.2.3/a", "https://1.2.3.4/a", "https://a--b.example/x", "https://-a.example/x",
+		"https://xn--caf-dma.example/a", "http://shop.example:80/a", "https://shop.example:65536/a",
+		"http://256.1.1.1/a", "http://01.2.3.4/a", "http://1.2.3.4.5/a", "http://0.0.0.0/a",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !canonicalPage(s) {
+			return
+		}
+		if got, err := normalizePage(s); err != nil || got != s {
+			t.Errorf("canonicalPage(%q) but the long way gives %q, %v", s, got, err)
+		}
+	})
+}
+
+// BenchmarkPage: a listing URL as adapters hand them back (canonical already), and one
+// that needs normalizing.
+func BenchmarkPage(b *testing.B) {
+	for _, in := range []string{"http://127.0.0.4:18555/item/ridgeback-insulated-sneaker-1", "HTTPS://www.Shop.example/item/ridgeback-insulated-sneaker-1/"} {
+		b.Run(strings.SplitN(in, ":", 2)[0], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Page(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
