@@ -10,6 +10,9 @@ BUILTIN_WASM := adapters/builtin/builtin.wasm
 
 .PHONY: wasm
 wasm: $(BUILTIN_WASM)
+	@# adapters/builtin embeds every file beside it: modules an older build left there
+	@# (one per adapter, before they were one) would only make the binary bigger.
+	@rm -f $(filter-out $(BUILTIN_WASM),$(wildcard adapters/builtin/*.wasm))
 
 # Always rebuilt (FORCE): the guest's dependencies are Go packages, and go build knows
 # better than make whether anything changed.
