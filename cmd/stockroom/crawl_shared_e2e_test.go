@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // one crawl makes; and both end with the stores' exact catalogs, readable through either.
 func TestServersOnOneDatabaseShareTheCrawls(t *testing.T) {
 	const perHost = 2
-	settings := []string{"STOCKROOM_JOBS__WORKERS=1", "STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST=2"}
+	settings := []string{"STOCKROOM_JOBS__WORKERS=1", "STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST=" + strconv.Itoa(perHost)}
 	// Slow stores, so that each crawl lasts long enough to be seen running beside the other.
 	slow := demostore.Faults{Latency: 100 * time.Millisecond}
 	a := newStackWith(t, settings,
