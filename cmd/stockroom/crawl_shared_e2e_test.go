@@ -21,7 +21,7 @@ func TestServersOnOneDatabaseShareTheCrawls(t *testing.T) {
 	const perHost = 2
 	settings := []string{"STOCKROOM_JOBS__WORKERS=1", "STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST=" + strconv.Itoa(perHost)}
 	// Slow stores, so that each crawl lasts long enough to be seen running beside the other.
-	slow := demostore.Faults{Latency: 100 * time.Millisecond}
+	slow := demostore.Faults{Latency: 250 * time.Millisecond}
 	// Slower still for the crawls to cancel: each must still be fetching well after its cancel.
 	slower := demostore.Faults{Latency: 400 * time.Millisecond}
 	a := newStackWith(t, settings,
