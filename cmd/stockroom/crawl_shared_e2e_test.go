@@ -25,8 +25,8 @@ func TestServersOnOneDatabaseShareTheCrawls(t *testing.T) {
 	// Slower still for the crawls to cancel: each must still be fetching well after its cancel.
 	slower := demostore.Faults{Latency: 400 * time.Millisecond}
 	a := newStackWith(t, settings,
-		demostore.Options{Kind: demostore.Shopify, Products: 480, PageSize: 24, Faults: slow},
-		demostore.Options{Kind: demostore.Shopify, Products: 360, PageSize: 24, Faults: slow},
+		demostore.Options{Kind: demostore.Shopify, Products: 480, Faults: slow},
+		demostore.Options{Kind: demostore.Shopify, Products: 360, Faults: slow},
 		demostore.Options{Kind: demostore.Shopify, Products: 3000, Faults: slower},
 		demostore.Options{Kind: demostore.Shopify, Products: 3000, Faults: slower},
 	)
