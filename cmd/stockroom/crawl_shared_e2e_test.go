@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,15 +30,9 @@ func TestServersOnOneDatabaseShareTheCrawls(t *testing.T) {
 		demostore.Options{Kind: demostore.Shopify, Products: 3000, Faults: slower},
 	)
 	dbURL := a.svc.cfg.Database.URL
-	var hosts []string
-	for _, st := range a.fleet.Stores {
-		hosts = append(hosts, strings.TrimPrefix(st.BaseURL, "http://"))
-	}
-	baseB, keyB, _ := serve(t.Context(), t, append(settings,
+	baseB, keyB, _ := serve(t.Context(), t, append(append(fetchSettings(a.fleet), settings...),
 		"DATABASE_URL="+dbURL,
 		"CLICKHOUSE_URL="+a.svc.cfg.ClickHouse.URL,
-		"STOCKROOM_FETCH__ALLOW="+strings.Join(hosts, ","),
-		"STOCKROOM_FETCH__NO_DELAY_HOSTS="+strings.Join(hosts, ","),
 	)...)
 	b := &stack{t: t, base: baseB, key: keyB, fleet: a.fleet}
 

@@ -48,16 +48,21 @@ func newStackWith(t testing.TB, env []string, stores ...demostore.Options) *stac
 		t.Fatal(err)
 	}
 	t.Cleanup(fleet.Stop)
+	base, key, svc := serve(ctx, t, append(append(fetchSettings(fleet), "STOCKROOM_EXTRACT__BACKOFF=100ms"), env...)...)
+	return &stack{t: t, base: base, key: key, fleet: fleet, svc: svc}
+}
+
+// fetchSettings let the service fetch the fleet's stores: past the private-address guard
+// (they are on loopback) and without politeness delays.
+func fetchSettings(fleet *demostore.Fleet) []string {
 	var hosts []string
 	for _, st := range fleet.Stores {
 		hosts = append(hosts, strings.TrimPrefix(st.BaseURL, "http://"))
 	}
-	base, key, svc := serve(ctx, t, append([]string{
+	return []string{
 		"STOCKROOM_FETCH__ALLOW=" + strings.Join(hosts, ","),
 		"STOCKROOM_FETCH__NO_DELAY_HOSTS=" + strings.Join(hosts, ","),
-		"STOCKROOM_EXTRACT__BACKOFF=100ms",
-	}, env...)...)
-	return &stack{t: t, base: base, key: key, fleet: fleet, svc: svc}
+	}
 }
 
 // serve starts the service as `stockroom serve` wires it, over fresh databases, with the
