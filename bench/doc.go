@@ -18,11 +18,15 @@
 // run again for the one crawl (both counted from just before the crawl; peak-MiB and
 // faults/page are each crawl's process too). db-cpu-s/1000pages is
 // the Postgres server during Stockroom's crawl (the catalog writes; Colly keeps nothing),
-// reported apart. ClickHouse (usage events of the status polls) is not counted. After each
-// store's crawls a line states the ratios (pages/s, the whole job's wall time, CPU per
-// page without and with Postgres, peak memory) and whether the bar is met; the crawlers'
-// pages differ a little (Colly asks each collection for one empty page more, Stockroom
-// reads robots.txt and the sitemaps), hence the wall time of the same job beside pages/s. With -count N, Go runs each side's N
-// crawls in a row and the line compares their medians; for rounds interleaved in time on a
-// noisy machine, run -count 1 N times.
+// reported apart. store-cpu-s/1000pages is the store's process, serving the pages (the
+// same pages for both crawlers, on the same cores); busy-cores is the CPU of the crawler,
+// Postgres and the store together over the wall time: near the machine's count, the crawl
+// is waiting for CPU. ClickHouse (usage events of the status polls) is not counted. After
+// each store's crawls a line states the ratios (pages/s, the whole job's wall time, CPU
+// per page without and with Postgres and with the store too, peak memory), the cores
+// each crawl kept busy, and whether the bar is met; the crawlers' pages differ a little
+// (Colly asks each collection for one empty page more, Stockroom reads robots.txt and the
+// sitemaps), hence the wall time of the same job beside pages/s. With -count N, Go runs
+// each side's N crawls in a row and the line compares their medians; for rounds
+// interleaved in time on a noisy machine, run -count 1 N times.
 package bench
