@@ -35,6 +35,7 @@ func RunCommand(ctx context.Context, name string, args []string, stdout, stderr 
 	botWall := fs.String("bot-wall", "", "fault: path prefix behind a Cloudflare-like challenge (\"/\" for everything)")
 	disallow := fs.String("robots-disallow", "", "fault: comma-separated path prefixes robots.txt disallows, e.g. /collections/sale")
 	slow := fs.Duration("slow-delay", 30*time.Second, "fault: how long the slow-product page takes")
+	www := fs.Bool("www", false, "fault: redirect (301) a request naming a host without www. to www.{host}, as a store that lives on www. does")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func RunCommand(ctx context.Context, name string, args []string, stdout, stderr 
 		override[Kind(k)] = addr
 	}
 	faults := Faults{Latency: *latency, RateLimit: RateLimit{Burst: *burst, Every: *every, RetryAfter: *retry},
-		ErrorRate: *errRate, BotWall: *botWall, SlowDelay: *slow}
+		ErrorRate: *errRate, BotWall: *botWall, SlowDelay: *slow, WWW: *www}
 	for p := range strings.SplitSeq(*disallow, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			faults.RobotsDisallow = append(faults.RobotsDisallow, p)

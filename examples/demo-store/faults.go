@@ -74,6 +74,9 @@ func (s *Store) faultList() []Fault {
 	if f.Latency > 0 {
 		fs = append(fs, Fault{"latency", "*", "+" + f.Latency.String(), "added to every answer"})
 	}
+	if f.WWW {
+		fs = append(fs, Fault{"www", "*", "301 -> www.{host}", "any request naming a host without www."})
+	}
 	return fs
 }
 
@@ -105,6 +108,11 @@ func (s *Store) injectFault(w http.ResponseWriter, r *http.Request) bool {
 	}
 	f := s.opts.Faults
 	if f.Latency > 0 && !sleep(ctx, f.Latency) {
+		return true
+	}
+	if f.WWW && !strings.HasPrefix(r.Host, "www.") {
+		// A redirect costs the client a round trip like any answer: after the latency.
+		http.Redirect(w, r, strings.Replace(base(r), "://", "://www.", 1)+r.URL.RequestURI(), http.StatusMovedPermanently)
 		return true
 	}
 	if f.BotWall != "" && strings.HasPrefix(r.URL.Path, f.BotWall) {

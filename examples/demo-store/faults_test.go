@@ -220,3 +220,26 @@ func TestOnlyLoopbackAddresses(t *testing.T) {
 	}
 
 }
+
+func TestWWWRedirectsOtherHostNames(t *testing.T) {
+	st := start(t, demostore.Options{Kind: demostore.HTML, Products: 5, Faults: demostore.Faults{WWW: true}}).Get(demostore.HTML)
+	port := st.BaseURL[strings.LastIndexByte(st.BaseURL, ':'):]
+	req, _ := http.NewRequest("GET", st.URL("/?page=2"), nil)
+	req.Host = "shop.test" + port
+	resp, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := "http://www.shop.test" + port + "/?page=2"; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
+		t.Errorf("bare domain: %s to %q, want 301 to %q", resp.Status, resp.Header.Get("Location"), want)
+	}
+	req.Host = "www.shop.test" + port
+	if resp, err = noRedirects.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("www.: %s, want 200", resp.Status)
+	}
+}

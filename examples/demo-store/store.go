@@ -71,6 +71,10 @@ type Faults struct {
 	RobotsDisallow []string
 	// SlowDelay is how long the slow product page takes. Zero means 30 seconds.
 	SlowDelay time.Duration
+	// WWW makes the store live on its www. name, as many do: a request naming any other
+	// host (the bare domain the store is reached by, through a resolver that knows both
+	// names) is answered 301 to the same URL on www. plus that host.
+	WWW bool
 }
 
 // RateLimit describes 429 bursts: after every Every answered requests, the next Burst
