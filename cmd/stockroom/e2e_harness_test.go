@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/configs"
+	"github.com/stockroom/stockroom/core/fetch"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
@@ -70,6 +71,12 @@ func fetchSettings(fleet *demostore.Fleet) []string {
 // stops when the test or benchmark ends.
 func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *services) {
 	tb.Helper()
+	return serveResolving(ctx, tb, nil, env...)
+}
+
+// serveResolving is serve with the site names the engine fetches looked up by resolver.
+func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *services) {
+	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -93,6 +100,7 @@ func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string,
 	if err != nil {
 		tb.Fatal(err)
 	}
+	svc.resolver = resolver
 	if err := svc.migrate(ctx); err != nil {
 		tb.Fatal(err)
 	}

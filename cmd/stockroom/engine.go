@@ -55,7 +55,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 		// the rest: it is logged by the registry and named here.
 		s.logger.Error("built-in adapters failed to load", "err", err)
 	}
-	fetcher, err := newDocumentFetcher(cfg, s.logger)
+	fetcher, err := newDocumentFetcher(cfg, s.resolver, s.logger)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

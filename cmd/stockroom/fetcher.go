@@ -14,7 +14,7 @@ import (
 // documentFetcher serves adapters' documents through the polite, guarded fetcher.
 type documentFetcher struct{ f *fetch.Fetcher }
 
-func newDocumentFetcher(cfg *configs.Config, logger *slog.Logger) (*documentFetcher, error) {
+func newDocumentFetcher(cfg *configs.Config, resolver fetch.Resolver, logger *slog.Logger) (*documentFetcher, error) {
 	hosts := map[string]fetch.HostLimits{}
 	for _, h := range cfg.Fetch.NoDelayHosts {
 		hosts[h] = fetch.HostLimits{Delay: -1, IgnoreCrawlDelay: true}
@@ -33,6 +33,7 @@ func newDocumentFetcher(cfg *configs.Config, logger *slog.Logger) (*documentFetc
 		TotalTimeout:         cfg.Fetch.TotalTimeout,
 		MaxBodyBytes:         cfg.Fetch.MaxBodyBytes,
 		Allow:                cfg.Fetch.Allow,
+		Resolver:             resolver,
 		Logger:               logger,
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/usage"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/postgres"
@@ -26,6 +27,9 @@ type services struct {
 	access   *access.Service
 	catalog  *catalog.Service
 	metering *metering // nil when ClickHouse is not configured
+	// resolver looks up the names of the sites the engine fetches; nil means the
+	// system's. Tests give stores on loopback names with it.
+	resolver fetch.Resolver
 }
 
 func loadConfig(path string) (*configs.Config, error) {

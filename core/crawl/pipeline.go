@@ -115,7 +115,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence, "elapsed", time.Since(started))
 
 	job.Step(stepDiscoverIdx, execution.Running)
-	collections, err := p.discover(ctx, st, home)
+	collections, err := p.discover(ctx, st, siteHome(home, st.vendor))
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	log.Info("collections discovered", "collections", len(collections), "elapsed", time.Since(started))
 	job.Step(stepAnalyzeIdx, execution.Running)
 	// Largest first: the catalog's biggest collections are ready soonest.
-	slices.SortStableFunc(collections, func(a, b adapter.Collection) int { return count(b) - count(a) })
+	slices.SortStableFunc(collections, func(a, b collection) int { return count(b.Collection) - count(a.Collection) })
 	st.mu.Lock()
 	st.progress.CollectionsFound = len(collections)
 	st.mu.Unlock()
@@ -149,7 +149,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 // catalog took 24 to 73 ms after the last page of a 10,000-listing crawl, up to 6 % of it. A
 // resumed crawl does not know what its predecessor wrote, and asks the catalog, whose
 // count also holds the listings an earlier crawl linked to those collections.
-func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collections []adapter.Collection, resumed bool) (int, error) {
+func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collections []collection, resumed bool) (int, error) {
 	if !resumed {
 		// The writer has stopped: st.written is no longer changing.
 		return len(st.written), nil
@@ -159,7 +159,7 @@ func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collection
 	}
 	urls := make([]string, len(collections))
 	for i, c := range collections {
-		urls[i] = c.URL
+		urls[i] = c.key
 	}
 	_, n, err := p.catalog.Listings(ctx, catalog.ListingQuery{Vendor: st.vendor, CollectionURLs: urls, Page: pageOne})
 	return n, err
@@ -189,13 +189,36 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapt
 	return home, Method{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}, nil
 }
 
+// collection is a collection the crawl lists. Its URL is the one its adapter found, the
+// site's own (its host, www. or not; its trailing slash), which the crawl reads it from:
+// the canonical form would make a site that keeps to its own answer every page with a
+// redirect, a request more each. key is the canonical form (urlnorm.Page), the catalog's
+// and the saved progress's name for it.
+type collection struct {
+	adapter.Collection
+	key string
+}
+
+// siteHome is the home page the site's collections are discovered from: where the home
+// page request ended when a redirect kept to the vendor (to https, to or from www.), so
+// that adapters build their URLs on the origin the site answers on; else home itself.
+func siteHome(home *adapter.Document, vendor string) *adapter.Document {
+	if home.FinalURL == "" || home.FinalURL == home.URL {
+		return home
+	}
+	if u, err := urlnorm.Page(home.FinalURL); err != nil || !sameVendor(u, vendor) {
+		return home
+	}
+	return &adapter.Document{URL: home.FinalURL, Status: home.Status, Header: home.Header, Body: home.Body}
+}
+
 // discover finds the vendor's collections and records them.
-func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]adapter.Collection, error) {
+func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]collection, error) {
 	found, err := p.adapters.Discover(ctx, st.platform, home)
 	if err != nil {
 		return nil, fmt.Errorf("discover collections: %w", err)
 	}
-	var out []adapter.Collection
+	var out []collection
 	var inputs []catalog.CollectionInput
 	seen := map[string]bool{}
 	for _, c := range found {
@@ -204,8 +227,7 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 			continue
 		}
 		seen[u] = true
-		c.URL = u
-		out = append(out, c)
+		out = append(out, collection{Collection: c, key: u})
 		inputs = append(inputs, catalog.CollectionInput{URL: u, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount})
 	}
 	if err := p.catalog.UpsertCollections(ctx, st.vendor, inputs, time.Now()); err != nil {
@@ -246,7 +268,7 @@ const openPerSlot = 16
 
 // listAll lists every collection not done yet, a few pages at a time, while one writer
 // saves what they find.
-func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []adapter.Collection) error {
+func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []collection) error {
 	st.mu.Lock()
 	done := map[string]bool{}
 	for _, u := range st.progress.Done {
@@ -262,7 +284,7 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 		listers, lctx := errgroup.WithContext(gctx)
 		listers.SetLimit(openPerSlot * p.opts.Collections)
 		for _, c := range collections {
-			if done[c.URL] {
+			if done[c.key] {
 				continue
 			}
 			listers.Go(func() error { return p.listCollection(lctx, st, c, slots, w) })
@@ -274,8 +296,8 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []ad
 
 // listCollection pages through one collection, a page per slot, queueing each page's
 // listings for w.
-func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter.Collection, slots *listSlots, w *listingWriter) error {
-	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, size: count(c)}
+func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter) error {
+	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, size: count(c.Collection)}
 	cursor := ""
 	for pages := 0; pages < p.opts.MaxPages; {
 		lp, err := l.listPage(ctx, cursor, pages == 0)
@@ -300,14 +322,14 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c adapter
 	l.mu.Lock()
 	found := l.found
 	l.mu.Unlock()
-	return w.send(ctx, listed{complete: c.URL, total: found})
+	return w.send(ctx, listed{complete: c.key, total: found})
 }
 
 // collectionLister lists the pages of one collection.
 type collectionLister struct {
 	p     *Pipeline
 	st    *crawlState
-	c     adapter.Collection
+	c     collection
 	slots *listSlots
 	w     *listingWriter
 
@@ -344,7 +366,7 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first bo
 		if err != nil || !sameVendor(u, l.st.vendor) {
 			continue
 		}
-		inputs = append(inputs, listingInput(u, listing, l.c.URL))
+		inputs = append(inputs, listingInput(u, listing, l.c.key))
 	}
 	l.mu.Lock()
 	l.found += len(inputs)

@@ -83,7 +83,7 @@ func TestListAllListsThePagesNamedAheadAtOnce(t *testing.T) {
 	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 3})
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	counted := 60 // the store's count at discovery, two pages short
-	collections := []adapter.Collection{{URL: "https://shop.example/all", ProductsCount: &counted}}
+	collections := []collection{{Collection: adapter.Collection{URL: "https://shop.example/all", ProductsCount: &counted}, key: "https://shop.example/all"}}
 	if err := p.listAll(context.Background(), st, collections); err != nil {
 		t.Fatal(err)
 	}
@@ -108,9 +108,10 @@ func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
 	set := &adapter.Set{Source: modules{store}}
 	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 1})
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
-	var collections []adapter.Collection
+	var collections []collection
 	for _, name := range []string{"short-a", "short-b", "long"} {
-		collections = append(collections, adapter.Collection{URL: "https://shop.example/" + name})
+		u := "https://shop.example/" + name
+		collections = append(collections, collection{Collection: adapter.Collection{URL: u}, key: u})
 	}
 	if err := p.listAll(context.Background(), st, collections); err != nil {
 		t.Fatal(err)

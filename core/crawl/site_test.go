@@ -1,0 +1,153 @@
+package crawl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/execution"
+)
+
+// wwwSite is a store that answers on https://www.shop.example/ with paths ending in a
+// slash, as many do: any other form of one of its URLs (the bare domain, no slash) is
+// answered with a redirect to it. It records every URL fetched and which of them were
+// redirected, each redirect a request more on a real site.
+type wwwSite struct {
+	mu                  sync.Mutex
+	fetched, redirected []string
+}
+
+func (s *wwwSite) Fetch(_ context.Context, raw string) (*adapter.Document, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fetched = append(s.fetched, raw)
+	doc := &adapter.Document{URL: raw, Status: http.StatusOK, Header: http.Header{}}
+	if final := *u; final.Host != "www.shop.example" || !strings.HasSuffix(final.Path, "/") {
+		final.Host = "www.shop.example"
+		if !strings.HasSuffix(final.Path, "/") {
+			final.Path += "/"
+		}
+		doc.FinalURL = final.String()
+		s.redirected = append(s.redirected, raw)
+	}
+	return doc, nil
+}
+
+// linkingAdapter is a generic adapter that builds its URLs from the URL it is given, as
+// adapters do from a page's links or a store's base: two collections, each two pages of
+// three products.
+type linkingAdapter struct{}
+
+func (linkingAdapter) Info() adapter.Info {
+	return adapter.Info{Name: "linking", Capabilities: []adapter.Op{adapter.OpDiscover, adapter.OpList}}
+}
+
+func (linkingAdapter) Call(_ context.Context, req *adapter.Request) (*adapter.Response, error) {
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return nil, err
+	}
+	origin := u.Scheme + "://" + u.Host
+	if req.Op == adapter.OpDiscover {
+		return &adapter.Response{Collections: []adapter.Collection{
+			{URL: origin + "/collections/shoes/"}, {URL: origin + "/collections/hats/"},
+		}}, nil
+	}
+	page := req.URL
+	if req.Cursor != "" {
+		page = req.Cursor
+	}
+	if req.Round == 0 {
+		return &adapter.Response{Fetch: []string{page}}, nil
+	}
+	name := strings.Split(strings.TrimPrefix(u.Path, "/collections/"), "/")[0]
+	n := 1
+	if req.Cursor != "" {
+		n = 2
+	}
+	resp := &adapter.Response{}
+	for i := range 3 {
+		resp.Listings = append(resp.Listings, adapter.Listing{URL: fmt.Sprintf("%s/products/%s-%d-%d/", origin, name, n, i)})
+	}
+	if n == 1 {
+		resp.Next = req.URL + "page/2/"
+	}
+	return resp, nil
+}
+
+// siteCatalog records the collections and listings a crawl writes.
+type siteCatalog struct {
+	catalog.Store
+	mu          sync.Mutex
+	collections []string
+	links       []string // "listing URL in collection URL"
+}
+
+func (c *siteCatalog) UpsertVendor(context.Context, string, string, time.Time) error { return nil }
+
+func (c *siteCatalog) UpsertCollections(_ context.Context, _ string, cs []catalog.CollectionInput, _ time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, in := range cs {
+		if !slices.Contains(c.collections, in.URL) {
+			c.collections = append(c.collections, in.URL)
+		}
+	}
+	return nil
+}
+
+func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.ListingInput, _ time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range ls {
+		for _, col := range l.CollectionURLs {
+			c.links = append(c.links, l.URL+" in "+col)
+		}
+	}
+	return nil
+}
+
+// A site reached through a redirect to its www. host is crawled on that host and at its
+// own URLs (their trailing slash kept), not through a redirect for every page: only the
+// home page asked for is redirected. The catalog still names everything canonically.
+func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
+	site := &wwwSite{}
+	set := &adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: site}
+	store := &siteCatalog{}
+	p := NewPipeline(set, store, nil, PipelineOptions{Collections: 2, Logger: slog.New(slog.DiscardHandler)})
+	params, _ := json.Marshal(Parameters{URL: "shop.example", StartURL: "https://shop.example/"})
+	job := &execution.Job{Execution: execution.Execution{Vendor: "shop.example", Parameters: params}}
+	if _, err := p.crawl(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(site.redirected, []string{"https://shop.example/"}) {
+		t.Errorf("redirected fetches %q, want only the home page asked for", site.redirected)
+	}
+	if len(site.fetched) != 5 { // the home page, then two pages of each collection
+		t.Errorf("%d fetches, want 5: %q", len(site.fetched), site.fetched)
+	}
+	slices.Sort(store.collections)
+	if want := []string{"https://shop.example/collections/hats", "https://shop.example/collections/shoes"}; !slices.Equal(store.collections, want) {
+		t.Errorf("collections %q, want %q", store.collections, want)
+	}
+	if len(store.links) != 12 {
+		t.Fatalf("%d listings linked, want 12: %q", len(store.links), store.links)
+	}
+	if want := "https://shop.example/products/shoes-2-0 in https://shop.example/collections/shoes"; !slices.Contains(store.links, want) {
+		t.Errorf("links %q lack %q", store.links, want)
+	}
+}
