@@ -32,31 +32,11 @@ func (n loopbackNames) LookupNetIP(_ context.Context, _, host string) ([]netip.A
 // category pages were never listed, their links being on www. and the collection read on
 // the bare domain (182 of 300 listings found).
 func TestCrawlOfAStoreOnWWWReadsItThere(t *testing.T) {
-	ctx := t.Context()
-	fleet, err := demostore.Launch(ctx,
+	s, sites := wwwStack(t,
 		demostore.Options{Kind: demostore.Shopify, Products: 300, Faults: demostore.Faults{WWW: true}},
 		demostore.Options{Kind: demostore.HTML, Products: 300, Faults: demostore.Faults{WWW: true}},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fleet.Stop)
-	names := loopbackNames{}
-	var addresses, noDelay, sites []string
-	for i, st := range fleet.Stores {
-		address := strings.TrimPrefix(st.BaseURL, "http://")
-		ip, port, _ := net.SplitHostPort(address)
-		name := fmt.Sprintf("shop%d.test", i)
-		names[name], names["www."+name] = netip.MustParseAddr(ip), netip.MustParseAddr(ip)
-		addresses = append(addresses, address)
-		noDelay = append(noDelay, name+":"+port, "www."+name+":"+port)
-		sites = append(sites, "http://"+name+":"+port)
-	}
-	base, key, _ := serveResolving(ctx, t, names,
-		"STOCKROOM_FETCH__ALLOW="+strings.Join(addresses, ","), "STOCKROOM_FETCH__NO_DELAY_HOSTS="+strings.Join(noDelay, ","))
-	s := &stack{t: t, base: base, key: key, fleet: fleet}
-
-	for i, st := range fleet.Stores {
+	for i, st := range s.fleet.Stores {
 		t.Run(string(st.Kind()), func(t *testing.T) {
 			s.t = t
 			before := st.Stats()
@@ -89,5 +69,56 @@ func TestCrawlOfAStoreOnWWWReadsItThere(t *testing.T) {
 				t.Errorf("no listings linked to %v: %s", q, r.raw)
 			}
 		})
+	}
+}
+
+// wwwStack starts stores that live on their www. name and a service that knows them as
+// shop{i}.test and www.shop{i}.test; sites are their bare-domain URLs, in order.
+func wwwStack(t *testing.T, stores ...demostore.Options) (s *stack, sites []string) {
+	t.Helper()
+	ctx := t.Context()
+	fleet, err := demostore.Launch(ctx, stores...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fleet.Stop)
+	names := loopbackNames{}
+	var addresses, noDelay []string
+	for i, st := range fleet.Stores {
+		address := strings.TrimPrefix(st.BaseURL, "http://")
+		ip, port, _ := net.SplitHostPort(address)
+		name := fmt.Sprintf("shop%d.test", i)
+		names[name], names["www."+name] = netip.MustParseAddr(ip), netip.MustParseAddr(ip)
+		addresses = append(addresses, address)
+		noDelay = append(noDelay, name+":"+port, "www."+name+":"+port)
+		sites = append(sites, "http://"+name+":"+port)
+	}
+	base, key, _ := serveResolving(ctx, t, names,
+		"STOCKROOM_FETCH__ALLOW="+strings.Join(addresses, ","), "STOCKROOM_FETCH__NO_DELAY_HOSTS="+strings.Join(noDelay, ","))
+	return &stack{t: t, base: base, key: key, fleet: fleet}, sites
+}
+
+// An extraction of the listings of a store on www., which the catalog names by its bare
+// domain, asks for each product on www.: the fetcher has learned from the crawl's
+// home page that the site moved there for good (301), and no product page is asked for
+// through a redirect (before: 90 of the extraction's 180 requests were redirects).
+func TestExtractionOfAStoreOnWWWAsksItThere(t *testing.T) {
+	s, sites := wwwStack(t, demostore.Options{Kind: demostore.Shopify, Products: 60, Faults: demostore.Faults{WWW: true}})
+	st := s.fleet.Stores[0]
+	if body := s.waitEnded("/v2/crawl/"+s.startCrawl(sites[0]), time.Minute); body["status"] != "completed" {
+		t.Fatalf("crawl: %v %v", body["status"], body["error"])
+	}
+	before := st.Stats()
+	r := s.do("POST", "/v2/extract", map[string]any{"vendor": hostOf(sites[0]), "max_products": 30})
+	if r.status != 202 {
+		t.Fatalf("start: %d %s", r.status, r.raw)
+	}
+	body := s.waitEnded("/v2/extract/"+r.body["execution_id"].(string), time.Minute)
+	if body["status"] != "completed" || num(field(body, "meta", "result", "products_successful")) != 30 {
+		t.Fatalf("extraction: %v %v", body["status"], field(body, "meta", "result"))
+	}
+	after := st.Stats()
+	if redirected := after.ByStatus[http.StatusMovedPermanently] - before.ByStatus[http.StatusMovedPermanently]; redirected != 0 {
+		t.Errorf("%d of %d requests redirected to www., want none", redirected, after.Requests-before.Requests)
 	}
 }

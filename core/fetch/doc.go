@@ -9,9 +9,11 @@
 // Fetch does, in order: the address guard's early check on the URL; robots.txt (fetched
 // once per origin and cached); a politeness slot (per-host concurrency, delay, Crawl-delay,
 // Retry-After pauses); the request, with retries and exponential backoff on 429, 5xx and
-// network errors; redirects, each hop checked like the first; decompression (gzip, deflate,
-// br) under a size limit; bot-wall recognition; conversion of text to UTF-8. The dialer
-// checks every address again at connect time, so DNS cannot route around the guard.
+// network errors; redirects, each hop checked like the first (and a site's permanent move
+// to https or to or from www. remembered, its later URLs asked for there); decompression
+// (gzip, deflate, br) under a size limit; bot-wall recognition; conversion of text to
+// UTF-8. The dialer checks every address again at connect time, so DNS cannot route
+// around the guard.
 //
 // What comes back is either a *Response — any status that is information, 404 included —
 // or an error that wraps one of the sentinels or types in errors.go: *BlockedAddressError

@@ -25,6 +25,7 @@ type Fetcher struct {
 	robotsClient *http.Client // follows robots.txt's redirects itself
 	hosts        hosts
 	cache        *cache
+	moved        *movedOrigins
 	stats        counters
 	bodyBlocks   sync.Pool // *[bodyBlock]byte, see readBody
 	// timedOut is the cause of a Fetch that ran out of TotalTimeout, made once: formatted
@@ -47,7 +48,9 @@ type Response struct {
 	RequestedURL string
 	FinalURL     string
 	// Redirects are the URLs that answered with a redirect, in order, starting with
-	// RequestedURL; empty when there was none. The chain is Redirects then FinalURL.
+	// RequestedURL; empty when there was none. The chain is Redirects then FinalURL. A
+	// URL on an origin whose site has moved (see movedOrigins) is asked for where the
+	// site went: FinalURL is there, and the chain starts there.
 	Redirects []string
 	Status    int
 	// Header is the final response's. Content-Encoding and Content-Length are removed,
@@ -102,6 +105,7 @@ func New(opts Options) (*Fetcher, error) {
 		log:      opts.Logger.With("component", "fetch"),
 		guard:    g,
 		cache:    newCache(opts.CacheEntries, opts.CacheBytes),
+		moved:    newMovedOrigins(),
 		timedOut: fmt.Errorf("%w (%s): %w", ErrTimeout, opts.TotalTimeout, context.DeadlineExceeded),
 	}
 	f.hosts = hosts{opts: &f.opts, m: map[string]*host{}}
@@ -163,6 +167,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		}
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
+	if moved := f.moved.rewrite(u, start); moved != u {
+		if u, err = f.guard.checkURL(moved.String()); err != nil {
+			return nil, fmt.Errorf("fetch %s (moved to %s): %w", req.URL, moved, err)
+		}
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, f.opts.TotalTimeout, f.timedOut)
 	defer cancel()
 
@@ -190,6 +199,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 			resp.Redirects = append(resp.Redirects, u.String())
 			f.log.Debug("redirect", "from", u.String(), "to", next.String(), "status", hop.status)
 			checked, err := f.guard.checkURL(next.String())
+			from := u
 			u = next
 			if err != nil {
 				if errors.Is(err, ErrForbiddenAddress) {
@@ -197,6 +207,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 				}
 				return fail(err)
 			}
+			f.moved.learn(hop.status, from, checked, time.Now())
 			u = checked
 			continue
 		}
