@@ -104,7 +104,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	started := time.Now()
 
 	job.Step(stepMethodIdx, execution.Running)
-	home, method, err := p.determineMethod(ctx, params.StartURL)
+	home, method, err := p.determineMethod(ctx, params.StartURL, st.vendor)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence, "elapsed", time.Since(started))
 
 	job.Step(stepDiscoverIdx, execution.Running)
-	collections, err := p.discover(ctx, st, siteHome(home, st.vendor))
+	collections, err := p.discover(ctx, st, home)
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +165,9 @@ func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collection
 	return n, err
 }
 
-// determineMethod fetches the home page and asks the adapters which platform runs it.
-func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapter.Document, Method, error) {
+// determineMethod fetches the home page and asks the adapters which platform runs it. The
+// page returned is the site's home as siteHome gives it.
+func (p *Pipeline) determineMethod(ctx context.Context, startURL, vendor string) (*adapter.Document, Method, error) {
 	home, err := p.adapters.Fetcher.Fetch(ctx, startURL)
 	if err != nil {
 		return nil, Method{}, err
@@ -177,6 +178,9 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL string) (*adapt
 	}
 	if home.Status >= 400 {
 		return nil, Method{}, fmt.Errorf("fetch %s: the site answered %d", startURL, home.Status)
+	}
+	if home, err = siteHome(home, vendor); err != nil {
+		return nil, Method{}, err
 	}
 	dets, err := p.adapters.Detect(ctx, home)
 	if err != nil {
@@ -199,17 +203,25 @@ type collection struct {
 	key string
 }
 
-// siteHome is the home page the site's collections are discovered from: where the home
-// page request ended when a redirect kept to the vendor (to https, to or from www.), so
-// that adapters build their URLs on the origin the site answers on; else home itself.
-func siteHome(home *adapter.Document, vendor string) *adapter.Document {
+// siteHome is the home page the site is read from: where the request for it ended, when
+// a redirect kept to the vendor (to https, to or from www.), so that adapters build their
+// URLs on the origin the site answers on. A redirect to another site is an error that
+// names it: the crawl would read that host's pages as the vendor's, through a redirect
+// each and beside any crawl of that host, or find none of its links the vendor's and end
+// with an empty catalog.
+func siteHome(home *adapter.Document, vendor string) (*adapter.Document, error) {
 	if home.FinalURL == "" || home.FinalURL == home.URL {
-		return home
+		return home, nil
 	}
-	if u, err := urlnorm.Page(home.FinalURL); err != nil || !sameVendor(u, vendor) {
-		return home
+	u, err := urlnorm.Page(home.FinalURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s redirects to %q: %w", home.URL, home.FinalURL, err)
 	}
-	return &adapter.Document{URL: home.FinalURL, Status: home.Status, Header: home.Header, Body: home.Body}
+	if !sameVendor(u, vendor) {
+		host, _ := urlnorm.Host(u)
+		return nil, fmt.Errorf("%s redirects to %s, another site: crawl %s to index it", home.URL, home.FinalURL, host)
+	}
+	return &adapter.Document{URL: home.FinalURL, Status: home.Status, Header: home.Header, Body: home.Body}, nil
 }
 
 // discover finds the vendor's collections and records them.

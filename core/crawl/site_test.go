@@ -129,9 +129,7 @@ func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
 	set := &adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: site}
 	store := &siteCatalog{}
 	p := NewPipeline(set, store, nil, PipelineOptions{Collections: 2, Logger: slog.New(slog.DiscardHandler)})
-	params, _ := json.Marshal(Parameters{URL: "shop.example", StartURL: "https://shop.example/"})
-	job := &execution.Job{Execution: execution.Execution{Vendor: "shop.example", Parameters: params}}
-	if _, err := p.crawl(context.Background(), job); err != nil {
+	if _, err := p.crawl(context.Background(), crawlJob("shop.example")); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(site.redirected, []string{"https://shop.example/"}) {
@@ -150,4 +148,27 @@ func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
 	if want := "https://shop.example/products/shoes-2-0 in https://shop.example/collections/shoes"; !slices.Contains(store.links, want) {
 		t.Errorf("links %q lack %q", store.links, want)
 	}
+}
+
+// A home page that redirects to another site fails the crawl with an error that names the
+// site to crawl, before any adapter reads that site as the vendor's.
+func TestCrawlOfASiteThatRedirectsElsewhereSaysWhere(t *testing.T) {
+	elsewhere := adapter.FetcherFunc(func(_ context.Context, raw string) (*adapter.Document, error) {
+		return &adapter.Document{URL: raw, FinalURL: "https://store.example.net/en/", Status: http.StatusOK, Header: http.Header{}}, nil
+	})
+	store := &siteCatalog{}
+	p := NewPipeline(&adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: elsewhere}, store, nil, PipelineOptions{Logger: slog.New(slog.DiscardHandler)})
+	_, err := p.crawl(context.Background(), crawlJob("shop.example"))
+	if err == nil || !strings.Contains(err.Error(), "https://shop.example/ redirects to https://store.example.net/en/, another site: crawl store.example.net") {
+		t.Fatalf("crawl: %v, want an error naming store.example.net", err)
+	}
+	if len(store.collections) > 0 || len(store.links) > 0 {
+		t.Errorf("the other site was read as the vendor's: %q %q", store.collections, store.links)
+	}
+}
+
+// crawlJob is a crawl of vendor from its https home page.
+func crawlJob(vendor string) *execution.Job {
+	params, _ := json.Marshal(Parameters{URL: vendor, StartURL: "https://" + vendor + "/"})
+	return &execution.Job{Execution: execution.Execution{Vendor: vendor, Parameters: params}}
 }
