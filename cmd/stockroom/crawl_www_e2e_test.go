@@ -98,10 +98,11 @@ func wwwStack(t *testing.T, stores ...demostore.Options) (s *stack, sites []stri
 	return &stack{t: t, base: base, key: key, fleet: fleet}, sites
 }
 
-// An extraction of the listings of a store on www., which the catalog names by its bare
-// domain, asks for each product on www.: the fetcher has learned from the crawl's
-// home page that the site moved there for good (301), and no product page is asked for
-// through a redirect (before: 90 of the extraction's 180 requests were redirects).
+// An extraction of the listings of a store on www., which the catalog names by their
+// canonical URLs (on the bare domain), asks for each product on www. and through no
+// redirect: the crawl kept each listing's own URL beside as its page URL, which the
+// extraction's items are (before: 90 of the extraction's 180 requests were redirects).
+// Each product is still stored under its canonical URL.
 func TestExtractionOfAStoreOnWWWAsksItThere(t *testing.T) {
 	s, sites := wwwStack(t, demostore.Options{Kind: demostore.Shopify, Products: 60, Faults: demostore.Faults{WWW: true}})
 	st := s.fleet.Stores[0]
@@ -113,12 +114,24 @@ func TestExtractionOfAStoreOnWWWAsksItThere(t *testing.T) {
 	if r.status != 202 {
 		t.Fatalf("start: %d %s", r.status, r.raw)
 	}
-	body := s.waitEnded("/v2/extract/"+r.body["execution_id"].(string), time.Minute)
+	body := s.waitEnded("/v2/extract/"+r.body["execution_id"].(string)+"?page_size=100", time.Minute)
 	if body["status"] != "completed" || num(field(body, "meta", "result", "products_successful")) != 30 {
 		t.Fatalf("extraction: %v %v", body["status"], field(body, "meta", "result"))
 	}
 	after := st.Stats()
 	if redirected := after.ByStatus[http.StatusMovedPermanently] - before.ByStatus[http.StatusMovedPermanently]; redirected != 0 {
 		t.Errorf("%d of %d requests redirected to www., want none", redirected, after.Requests-before.Requests)
+	}
+	items, _ := body["data"].([]any)
+	if len(items) != 30 {
+		t.Fatalf("%d items, want 30", len(items))
+	}
+	for _, it := range items {
+		item := it.(map[string]any)
+		page, _ := url.Parse(item["url"].(string))
+		product, _ := url.Parse(field(item, "product", "url").(string))
+		if page.Hostname() != "www."+hostOf(sites[0]) || product.Hostname() != hostOf(sites[0]) || page.Path != product.Path {
+			t.Fatalf("item %s holds product %s, want the page on www. and the product under its canonical URL", page, product)
+		}
 	}
 }

@@ -53,7 +53,9 @@ type Listing struct {
 	ID     string
 	Vendor string
 	URL    string
-	Name   string
+	// PageURL is ListingInput.PageURL as last written; empty when the same as URL.
+	PageURL string
+	Name    string
 	// Images is a JSON array of Image, as stored. Listings are read far more often than
 	// written and nothing looks inside their pictures on the way out, so pages of listings
 	// pass it through instead of decoding and encoding every picture.
@@ -80,7 +82,10 @@ type CollectionInput struct {
 
 // ListingInput is a listing as a crawl found it, with the collections it was found in.
 type ListingInput struct {
-	URL            string
+	URL string
+	// PageURL is the URL the site links the listing at, when it differs from URL (its
+	// canonical form): the site's host (www.) and path (a trailing slash) as it writes them.
+	PageURL        string
 	Name           string
 	Images         []Image
 	Price          *Price

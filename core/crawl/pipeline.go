@@ -415,8 +415,13 @@ func (l *collectionLister) listAhead(ctx context.Context, cursors []string) (ada
 	return last, err
 }
 
+// listingInput is l for the catalog: u is its canonical URL; l's own, when it differs, is
+// kept as its page URL.
 func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {
 	in := catalog.ListingInput{URL: u, Name: l.Title, CollectionURLs: []string{collectionURL}}
+	if l.URL != u {
+		in.PageURL = l.URL
+	}
 	if l.Price != nil {
 		in.Price = listingPrice(l.Price)
 	}

@@ -94,7 +94,8 @@ type siteCatalog struct {
 	catalog.Store
 	mu          sync.Mutex
 	collections []string
-	links       []string // "listing URL in collection URL"
+	links       []string          // "listing URL in collection URL"
+	pages       map[string]string // listing URL -> page URL
 }
 
 func (c *siteCatalog) UpsertVendor(context.Context, string, string, time.Time) error { return nil }
@@ -114,6 +115,10 @@ func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.L
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, l := range ls {
+		if c.pages == nil {
+			c.pages = map[string]string{}
+		}
+		c.pages[l.URL] = l.PageURL
 		for _, col := range l.CollectionURLs {
 			c.links = append(c.links, l.URL+" in "+col)
 		}
@@ -123,7 +128,8 @@ func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.L
 
 // A site reached through a redirect to its www. host is crawled on that host and at its
 // own URLs (their trailing slash kept), not through a redirect for every page: only the
-// home page asked for is redirected. The catalog still names everything canonically.
+// home page asked for is redirected. The catalog still names everything canonically, and
+// keeps each listing's own URL beside as its page URL.
 func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
 	site := &wwwSite{}
 	set := &adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: site}
@@ -147,6 +153,9 @@ func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
 	}
 	if want := "https://shop.example/products/shoes-2-0 in https://shop.example/collections/shoes"; !slices.Contains(store.links, want) {
 		t.Errorf("links %q lack %q", store.links, want)
+	}
+	if page := store.pages["https://shop.example/products/shoes-2-0"]; page != "https://www.shop.example/products/shoes-2-0/" {
+		t.Errorf("page URL %q, want the site's own", page)
 	}
 }
 

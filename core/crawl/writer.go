@@ -186,6 +186,8 @@ func fingerprint(seed maphash.Seed, l *catalog.ListingInput) uint64 {
 	h.SetSeed(seed)
 	h.WriteString(l.Name)
 	h.WriteByte(0)
+	h.WriteString(l.PageURL)
+	h.WriteByte(0)
 	if p := l.Price; p != nil {
 		h.WriteString(p.Currency)
 		writeFloat(&h, p.Current)

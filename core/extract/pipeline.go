@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -214,7 +215,10 @@ func (p *Pipeline) addVendorItems(ctx context.Context, id string, params Paramet
 			if limit >= 0 && len(urls) >= limit {
 				break
 			}
-			urls = append(urls, l.URL)
+			// The site's own URL for the product where the crawl saw one: the canonical
+			// form would be answered with a redirect on a store that keeps to its www. name
+			// or its trailing slashes.
+			urls = append(urls, cmp.Or(l.PageURL, l.URL))
 		}
 		if len(listings) < 100 {
 			break

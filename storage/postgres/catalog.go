@@ -79,7 +79,7 @@ func (s *CatalogStore) Collections(ctx context.Context, vendor string, req page.
 	return items, total, err
 }
 
-const listingColumns = "l.id::text, l.url, coalesce(l.name, ''), l.images, l.price_currency, l.price_current::float8, l.price_compare_at::float8, l.first_seen_by_service, l.last_updated_by_service"
+const listingColumns = "l.id::text, l.url, coalesce(l.page_url, ''), coalesce(l.name, ''), l.images, l.price_currency, l.price_current::float8, l.price_compare_at::float8, l.first_seen_by_service, l.last_updated_by_service"
 
 // Listings pages by ordinal ranges where it can: with no collection filter or a single one,
 // page N costs the same as page 1 (see the migration's note on ordinals), and the count and
@@ -155,7 +155,7 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 // and per-row scan allocations and decoding pictures were a third of its CPU.
 type listingRow struct {
 	total                  int
-	id, url, name          pgtype.Text
+	id, url, pageURL, name pgtype.Text
 	images                 []byte
 	currency               pgtype.Text
 	current, compareAt     pgtype.Float8
@@ -165,7 +165,7 @@ type listingRow struct {
 
 func newListingRow() *listingRow {
 	r := &listingRow{}
-	r.dest = []any{&r.total, &r.id, &r.url, &r.name, &r.images, &r.currency, &r.current, &r.compareAt, &r.firstSeen, &r.lastUpdated}
+	r.dest = []any{&r.total, &r.id, &r.url, &r.pageURL, &r.name, &r.images, &r.currency, &r.current, &r.compareAt, &r.firstSeen, &r.lastUpdated}
 	return r
 }
 
@@ -177,7 +177,7 @@ func (r *listingRow) scan(rows pgx.Rows, vendor string) (l catalog.Listing, pres
 	if !r.id.Valid {
 		return l, false, nil
 	}
-	l = catalog.Listing{ID: r.id.String, Vendor: vendor, URL: r.url.String, Name: r.name.String,
+	l = catalog.Listing{ID: r.id.String, Vendor: vendor, URL: r.url.String, PageURL: r.pageURL.String, Name: r.name.String,
 		FirstSeen: r.firstSeen.Time, LastUpdated: r.lastUpdated.Time}
 	// pgx copies each value out of the row, so the bytes are this listing's own.
 	l.Images = r.images
@@ -276,6 +276,7 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
 		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
+		rows.pageURLs,
 	).Query(func(r pgx.Rows) (err error) {
 		missing, err = pgx.CollectRows(r, pgx.RowTo[string])
 		return err
@@ -305,7 +306,8 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // its row in the input, whose id is known here, whether found or new; the collections
 // are locked while their ordinals are handed out. A link names its collection by its row in
 // $13, the write's distinct collection URLs, rather than carrying the URL: a write's links
-// share a few collections.
+// share a few collections. $14 are the listings' page URLs, "" (stored as NULL) where a
+// listing's page URL is its URL.
 //
 // Each input row finds its listing with a subquery of its own, an index probe by vendor
 // and URL. Written as a join, it was planned as a hash of every listing of the vendor,
@@ -321,18 +323,18 @@ const writeListingsSQL = `
 		SELECT id, listings_count FROM vendors WHERE host = $1
 	), input AS (
 		SELECT i.*, (SELECT l.id FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url) AS existing
-		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::bool[])
-			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, unchanged, n)
+		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::bool[], $14::text[])
+			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, unchanged, page_url, n)
 	), updated AS (
 		UPDATE listings l SET name = coalesce(nullif(i.name, ''), l.name), images = i.images::json,
 			price_currency = i.currency, price_current = i.current, price_compare_at = i.compare_at,
-			last_updated_by_service = $10
+			page_url = nullif(i.page_url, ''), last_updated_by_service = $10
 		FROM input i WHERE i.existing IS NOT NULL AND NOT i.unchanged AND l.id = i.existing
 	), inserted AS (
 		INSERT INTO listings (id, vendor_id, ordinal, url, name, images, price_currency, price_current, price_compare_at,
-			first_seen_by_service, last_updated_by_service)
+			page_url, first_seen_by_service, last_updated_by_service)
 		SELECT f.id, v.id, v.listings_count + row_number() OVER (ORDER BY f.n), f.url, nullif(f.name, ''), f.images::json,
-			f.currency, f.current, f.compare_at, $10, $10
+			f.currency, f.current, f.compare_at, nullif(f.page_url, ''), $10, $10
 		FROM input f, vendor v WHERE f.existing IS NULL
 		RETURNING 1
 	), vendor_counted AS (
@@ -370,6 +372,7 @@ type listingRows struct {
 	// of them or of pointers, pgx reached each element through reflection.
 	ids                  pgtype.FlatArray[pgtype.UUID]
 	urls, names, images  []string
+	pageURLs             []string // "" when the same as the URL
 	currencies           pgtype.FlatArray[pgtype.Text]
 	currents, compareAts pgtype.FlatArray[pgtype.Float8]
 	unchanged            []bool
@@ -377,7 +380,7 @@ type listingRows struct {
 
 func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	n := len(listings)
-	r := listingRows{ids: make([]pgtype.UUID, n), urls: make([]string, n), names: make([]string, n), images: make([]string, n),
+	r := listingRows{ids: make([]pgtype.UUID, n), urls: make([]string, n), pageURLs: make([]string, n), names: make([]string, n), images: make([]string, n),
 		currencies: make([]pgtype.Text, n), currents: make([]pgtype.Float8, n), compareAts: make([]pgtype.Float8, n), unchanged: make([]bool, n)}
 	for i, l := range listings {
 		images, err := gojson.Marshal(nonNilImages(l.Images))
@@ -388,6 +391,7 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 		// that a crawl's new listings and links append to their indexes' right edge
 		// instead of landing on random pages.
 		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}, l.URL, l.Name, string(images), l.Unchanged
+		r.pageURLs[i] = l.PageURL
 		if p := l.Price; p != nil {
 			r.currencies[i] = pgtype.Text{String: p.Currency, Valid: p.Currency != ""}
 			r.currents[i] = pgtype.Float8{Float64: p.Current, Valid: true}

@@ -237,6 +237,54 @@ func TestUpsertListingsKeepsPrices(t *testing.T) {
 	}
 }
 
+// TestUpsertListingsKeepsPageURLs writes listings with and without a page URL of their own
+// (the site's form of the URL), refreshes one to lose it and one to gain it, and reads back
+// what was last written, in both the vendor's pages and a collection's.
+func TestUpsertListingsKeepsPageURLs(t *testing.T) {
+	ctx := context.Background()
+	store, shoes, _ := shoesAndSale(t)
+	write := func(at time.Time, boot, clog string) {
+		t.Helper()
+		in := []catalog.ListingInput{
+			{URL: "https://shop.example/products/boot", PageURL: boot, CollectionURLs: []string{shoes}},
+			{URL: "https://shop.example/products/clog", PageURL: clog, CollectionURLs: []string{shoes}},
+		}
+		if err := store.UpsertListings(ctx, vendor, in, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() (vendorPages, collectionPages []string) {
+		t.Helper()
+		for _, q := range []catalog.ListingQuery{{Vendor: vendor}, {Vendor: vendor, CollectionURLs: []string{shoes}}} {
+			q.Page = page.Request{Number: 1, Size: 10}
+			got, _, err := store.Listings(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pages []string
+			for _, l := range got {
+				pages = append(pages, l.PageURL)
+			}
+			if q.CollectionURLs == nil {
+				vendorPages = pages
+			} else {
+				collectionPages = pages
+			}
+		}
+		return vendorPages, collectionPages
+	}
+	write(t0, "https://www.shop.example/products/boot/", "")
+	want := []string{"https://www.shop.example/products/boot/", ""}
+	if v, c := read(); !slices.Equal(v, want) || !slices.Equal(c, want) {
+		t.Errorf("page URLs %q and %q, want %q", v, c, want)
+	}
+	write(t0.Add(time.Hour), "", "https://www.shop.example/products/clog/")
+	want = []string{"", "https://www.shop.example/products/clog/"}
+	if v, c := read(); !slices.Equal(v, want) || !slices.Equal(c, want) {
+		t.Errorf("after a refresh: page URLs %q and %q, want %q", v, c, want)
+	}
+}
+
 // shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
 func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
 	store = postgres.NewCatalogStore(migrated(t))
