@@ -309,10 +309,11 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // share a few collections. $14 are the listings' page URLs, "" (stored as NULL) where a
 // listing's page URL is its URL.
 //
-// Each input row finds its listing with a subquery of its own, an index probe by vendor
-// and URL. Written as a join, it was planned as a hash of every listing of the vendor,
-// twice per page: while a crawl grows a vendor, the statistics still say it has a few
-// dozen, and each page then cost in proportion to the catalog.
+// Each input row finds its listing with a subquery of its own, an index probe by URL
+// (migration 00012: vendor_id + 0 keeps the vendor's ordinal key out of it). Written as a
+// join, it was planned as a hash of every listing of the vendor, twice per page: while a
+// crawl grows a vendor, the statistics still say it has a few dozen, and each page then
+// cost in proportion to the catalog.
 //
 // No foreign key checks the listings' vendor or the links' ends (migration 00010): this
 // statement takes each of those ids from a row it has locked, found or inserted, and
@@ -322,7 +323,7 @@ const writeListingsSQL = `
 	WITH vendor AS (
 		SELECT id, listings_count FROM vendors WHERE host = $1
 	), input AS (
-		SELECT i.*, (SELECT l.id FROM listings l WHERE l.vendor_id = (SELECT id FROM vendor) AND l.url = i.url) AS existing
+		SELECT i.*, (SELECT l.id FROM listings l WHERE l.url = i.url AND l.vendor_id + 0 = (SELECT id FROM vendor)) AS existing
 		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::bool[], $14::text[])
 			WITH ORDINALITY AS i (id, url, name, images, currency, current, compare_at, unchanged, page_url, n)
 	), updated AS (

@@ -285,6 +285,50 @@ func TestUpsertListingsKeepsPageURLs(t *testing.T) {
 	}
 }
 
+// TestUpsertListingsLooksListingsUpByURL writes two pages of new listings to a fresh
+// catalog on one connection, which plans the write once, while the listings table is
+// empty: the second write's lookups of its listings go by URL, never through the vendor's
+// other listings (a plan that took the ordinal key read 500 listings for each of 500).
+func TestUpsertListingsLooksListingsUpByURL(t *testing.T) {
+	ctx := context.Background()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
+	store := postgres.NewCatalogStore(pool)
+	shoes := "https://shop.example/collections/shoes"
+	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	write := func(from int) {
+		t.Helper()
+		listings := make([]catalog.ListingInput, 500)
+		for i := range listings {
+			listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", from+i), CollectionURLs: []string{shoes}}
+		}
+		if err := store.UpsertListings(ctx, vendor, listings, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readThroughOtherKeys := func() int64 {
+		t.Helper()
+		var n int64
+		for _, sql := range []string{"SELECT pg_stat_force_next_flush()", "SELECT pg_stat_clear_snapshot()"} {
+			if _, err := pool.Exec(ctx, sql); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pool.QueryRow(ctx, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
+			WHERE relname = 'listings' AND indexrelname <> 'listings_url_vendor_id_key'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	write(0)
+	before := readThroughOtherKeys()
+	write(500)
+	if read := readThroughOtherKeys() - before; read > 0 {
+		t.Errorf("writing 500 listings beside 500 read %d listings through other keys than the URL's, want none", read)
+	}
+}
+
 // shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
 func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
 	store = postgres.NewCatalogStore(migrated(t))

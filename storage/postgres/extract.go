@@ -152,7 +152,7 @@ func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *produc
 	var id string
 	err = s.pool.QueryRow(ctx, `SELECT p.id::text FROM products p
 		WHERE p.vendor_id = $1 AND p.url = $2 AND p.data = $3::jsonb
-			AND (p.listing_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM listings l WHERE l.vendor_id = $1 AND l.url = $2))`,
+			AND (p.listing_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM listings l WHERE l.url = $2 AND l.vendor_id + 0 = $1))`,
 		vendorID, p.URL, data).Scan(&id)
 	if err == nil {
 		return id, nil
@@ -161,7 +161,7 @@ func (s *ExtractStore) SaveProduct(ctx context.Context, vendor string, p *produc
 		return "", classify("save product", err)
 	}
 	err = s.pool.QueryRow(ctx, `INSERT INTO products (id, vendor_id, listing_id, url, data, created_at, updated_at)
-		VALUES ($1, $2, (SELECT id FROM listings WHERE vendor_id = $2 AND url = $3), $3, $4, $5, $5)
+		VALUES ($1, $2, (SELECT id FROM listings WHERE url = $3 AND vendor_id + 0 = $2), $3, $4, $5, $5)
 		ON CONFLICT (vendor_id, url) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at,
 			listing_id = coalesce(excluded.listing_id, products.listing_id)
 		RETURNING id::text`, uuid.New(), vendorID, p.URL, data, at).Scan(&id)
