@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/page"
@@ -309,17 +310,8 @@ func TestUpsertListingsLooksListingsUpByURL(t *testing.T) {
 	}
 	readThroughOtherKeys := func() int64 {
 		t.Helper()
-		var n int64
-		for _, sql := range []string{"SELECT pg_stat_force_next_flush()", "SELECT pg_stat_clear_snapshot()"} {
-			if _, err := pool.Exec(ctx, sql); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := pool.QueryRow(ctx, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
-			WHERE relname = 'listings' AND indexrelname <> 'listings_url_vendor_id_key'`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
+		return tableStat(t, pool, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
+			WHERE relname = 'listings' AND indexrelname <> 'listings_url_vendor_id_key'`)
 	}
 	write(0)
 	before := readThroughOtherKeys()
@@ -327,6 +319,24 @@ func TestUpsertListingsLooksListingsUpByURL(t *testing.T) {
 	if read := readThroughOtherKeys() - before; read > 0 {
 		t.Errorf("writing 500 listings beside 500 read %d listings through other keys than the URL's, want none", read)
 	}
+}
+
+// tableStat answers query, a count from the statistics views, as of now: the one
+// connection's pending statistics flushed and its snapshot dropped first. The pool must
+// have one connection, the backend that made the statistics.
+func tableStat(t *testing.T, pool *pgxpool.Pool, query string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	for _, sql := range []string{"SELECT pg_stat_force_next_flush()", "SELECT pg_stat_clear_snapshot()"} {
+		if _, err := pool.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n int64
+	if err := pool.QueryRow(ctx, query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
@@ -509,16 +519,7 @@ func TestUpsertListingsRefreshesByKey(t *testing.T) {
 	}
 	seqScans := func() int64 {
 		t.Helper()
-		var n int64
-		for _, sql := range []string{"SELECT pg_stat_force_next_flush()", "SELECT pg_stat_clear_snapshot()"} {
-			if _, err := pool.Exec(ctx, sql); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := pool.QueryRow(ctx, "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'listings'").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
+		return tableStat(t, pool, "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'listings'")
 	}
 	before := seqScans()
 	crawl(12, t0.Add(time.Hour))
