@@ -310,7 +310,10 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 // listing's page URL is its URL.
 //
 // Each input row finds its listing with a subquery of its own, an index probe by URL
-// (migration 00012: vendor_id + 0 keeps the vendor's ordinal key out of it). Written as a
+// (migration 00012: vendor_id + 0 keeps the vendor's ordinal key out of it); an existing
+// listing's links are read by listing alone, from the links' primary key, for the same
+// reason: asked for one (collection, listing) pair, a planner seeing a near-empty table
+// may as well take the collection's ordinal key and read all its links. Written as a
 // join, it was planned as a hash of every listing of the vendor, twice per page: while a
 // crawl grows a vendor, the statistics still say it has a few dozen, and each page then
 // cost in proportion to the catalog.
@@ -352,7 +355,7 @@ const writeListingsSQL = `
 		SELECT cols.id AS collection_id, coalesce(i.existing, i.id) AS listing_id, cols.listings_count, p.k
 		FROM pairs p JOIN input i ON i.n = p.listing JOIN cols ON cols.url = p.collection_url
 		WHERE i.existing IS NULL
-			OR NOT EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = cols.id AND cl.listing_id = i.existing)
+			OR cols.id <> ALL (ARRAY(SELECT cl.collection_id FROM collection_listings cl WHERE cl.listing_id = i.existing))
 	), linked AS (
 		INSERT INTO collection_listings (collection_id, listing_id, ordinal)
 		SELECT collection_id, listing_id, listings_count + row_number() OVER (PARTITION BY collection_id ORDER BY k) FROM wanted

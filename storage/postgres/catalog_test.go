@@ -339,6 +339,47 @@ func tableStat(t *testing.T, pool *pgxpool.Pool, query string) int64 {
 	return n
 }
 
+// TestUpsertListingsLooksLinksUpByListing writes 500 listings to each of two collections
+// of a fresh catalog, then the second's to the first too, on one connection, which plans
+// the write once: the last write finds each listing's links by listing, never through the
+// first collection's 500 links.
+func TestUpsertListingsLooksLinksUpByListing(t *testing.T) {
+	ctx := context.Background()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
+	store := postgres.NewCatalogStore(pool)
+	shoes, sale := "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
+	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	write := func(from int, collection string) {
+		t.Helper()
+		listings := make([]catalog.ListingInput, 500)
+		for i := range listings {
+			listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", from+i), CollectionURLs: []string{collection}}
+		}
+		if err := store.UpsertListings(ctx, vendor, listings, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readByCollection := func() int64 {
+		t.Helper()
+		return tableStat(t, pool, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
+			WHERE relname = 'collection_listings' AND indexrelname <> 'collection_listings_pkey'`)
+	}
+	write(0, sale)
+	write(500, shoes)
+	before := readByCollection()
+	write(500, sale)
+	if read := readByCollection() - before; read > 0 {
+		t.Errorf("linking 500 listings to a collection of 500 read %d links through the collections' key, want none", read)
+	}
+	for c, want := range map[string]int{shoes: 500, sale: 1000} {
+		if _, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, CollectionURLs: []string{c}, Page: page.Request{Number: 1, Size: 1}}); err != nil || n != want {
+			t.Errorf("%s: %d listings (%v), want %d", c, n, err, want)
+		}
+	}
+}
+
 // shoesAndSale returns a catalog holding the collections shoes and sale of vendor.
 func shoesAndSale(t *testing.T) (store *postgres.CatalogStore, shoes, sale string) {
 	store = postgres.NewCatalogStore(migrated(t))
