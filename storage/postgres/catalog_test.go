@@ -298,26 +298,28 @@ func TestUpsertListingsLooksListingsUpByURL(t *testing.T) {
 	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
 		t.Fatal(err)
 	}
-	write := func(from int) {
-		t.Helper()
-		listings := make([]catalog.ListingInput, 500)
-		for i := range listings {
-			listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", from+i), CollectionURLs: []string{shoes}}
-		}
-		if err := store.UpsertListings(ctx, vendor, listings, t0); err != nil {
-			t.Fatal(err)
-		}
-	}
 	readThroughOtherKeys := func() int64 {
 		t.Helper()
 		return tableStat(t, pool, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
 			WHERE relname = 'listings' AND indexrelname <> 'listings_url_vendor_id_key'`)
 	}
-	write(0)
+	writeNumbered(t, store, 0, shoes)
 	before := readThroughOtherKeys()
-	write(500)
+	writeNumbered(t, store, 500, shoes)
 	if read := readThroughOtherKeys() - before; read > 0 {
 		t.Errorf("writing 500 listings beside 500 read %d listings through other keys than the URL's, want none", read)
+	}
+}
+
+// writeNumbered writes listings p{from} to p{from+499} of vendor, in collection.
+func writeNumbered(t *testing.T, store *postgres.CatalogStore, from int, collection string) {
+	t.Helper()
+	listings := make([]catalog.ListingInput, 500)
+	for i := range listings {
+		listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", from+i), CollectionURLs: []string{collection}}
+	}
+	if err := store.UpsertListings(context.Background(), vendor, listings, t0); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -351,25 +353,15 @@ func TestUpsertListingsLooksLinksUpByListing(t *testing.T) {
 	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
 		t.Fatal(err)
 	}
-	write := func(from int, collection string) {
-		t.Helper()
-		listings := make([]catalog.ListingInput, 500)
-		for i := range listings {
-			listings[i] = catalog.ListingInput{URL: fmt.Sprintf("https://shop.example/products/p%d", from+i), CollectionURLs: []string{collection}}
-		}
-		if err := store.UpsertListings(ctx, vendor, listings, t0); err != nil {
-			t.Fatal(err)
-		}
-	}
 	readByCollection := func() int64 {
 		t.Helper()
 		return tableStat(t, pool, `SELECT coalesce(sum(idx_tup_read), 0)::bigint FROM pg_stat_user_indexes
 			WHERE relname = 'collection_listings' AND indexrelname <> 'collection_listings_pkey'`)
 	}
-	write(0, sale)
-	write(500, shoes)
+	writeNumbered(t, store, 0, sale)
+	writeNumbered(t, store, 500, shoes)
 	before := readByCollection()
-	write(500, sale)
+	writeNumbered(t, store, 500, sale)
 	if read := readByCollection() - before; read > 0 {
 		t.Errorf("linking 500 listings to a collection of 500 read %d links through the collections' key, want none", read)
 	}
