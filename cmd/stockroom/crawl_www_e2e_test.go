@@ -35,6 +35,7 @@ func TestCrawlOfAStoreOnWWWReadsItThere(t *testing.T) {
 	s, sites := wwwStack(t,
 		demostore.Options{Kind: demostore.Shopify, Products: 300, Faults: demostore.Faults{WWW: true}},
 		demostore.Options{Kind: demostore.HTML, Products: 300, Faults: demostore.Faults{WWW: true}},
+		demostore.Options{Kind: demostore.JSONLD, Products: 300, Faults: demostore.Faults{WWW: true}},
 	)
 	for i, st := range s.fleet.Stores {
 		t.Run(string(st.Kind()), func(t *testing.T) {
