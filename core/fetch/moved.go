@@ -60,8 +60,13 @@ func (m *movedOrigins) learn(status int, from, to *url.URL, now time.Time) {
 
 // rewrite returns u on the origin its site moved to, or u itself when it has not moved.
 func (m *movedOrigins) rewrite(u *url.URL, now time.Time) *url.URL {
-	key, _ := hostKey(u)
 	m.mu.Lock()
+	if len(m.m) == 0 {
+		// Every fetch asks; most fetchers never learn a move: no key to build then.
+		m.mu.Unlock()
+		return u
+	}
+	key, _ := hostKey(u)
 	to, ok := m.m[key]
 	if ok && now.After(to.until) {
 		delete(m.m, key)
