@@ -291,19 +291,31 @@ func TestUpsertListingsKeepsPageURLs(t *testing.T) {
 // empty: the second write's lookups of its listings go by URL, never through the vendor's
 // other listings (a plan that took the ordinal key read 500 listings for each of 500).
 func TestUpsertListingsLooksListingsUpByURL(t *testing.T) {
-	ctx := context.Background()
-	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
-	store := postgres.NewCatalogStore(pool)
 	shoes := "https://shop.example/collections/shoes"
-	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
-		t.Fatal(err)
-	}
+	pool, store := oneConnectionCatalog(t, shoes)
 	writeNumbered(t, store, 0, shoes)
 	before := readsBesides(t, pool, "listings", "listings_url_vendor_id_key")
 	writeNumbered(t, store, 500, shoes)
 	if read := readsBesides(t, pool, "listings", "listings_url_vendor_id_key") - before; read > 0 {
 		t.Errorf("writing 500 listings beside 500 read %d listings through other keys than the URL's, want none", read)
 	}
+}
+
+// oneConnectionCatalog is a fresh catalog holding vendor's collections, on a pool of one
+// connection: the statistics a write leaves are flushed by the backend that made them, and
+// the write's plan is the one that connection made first (see tableStat).
+func oneConnectionCatalog(t *testing.T, collections ...string) (*pgxpool.Pool, *postgres.CatalogStore) {
+	t.Helper()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
+	store := postgres.NewCatalogStore(pool)
+	inputs := make([]catalog.CollectionInput, len(collections))
+	for i, c := range collections {
+		inputs[i] = catalog.CollectionInput{URL: c}
+	}
+	if err := store.UpsertCollections(context.Background(), vendor, inputs, t0); err != nil {
+		t.Fatal(err)
+	}
+	return pool, store
 }
 
 // writeNumbered writes listings p{from} to p{from+499} of vendor, in collection.
@@ -350,12 +362,8 @@ func tableStat(t *testing.T, pool *pgxpool.Pool, query string) int64 {
 // first collection's 500 links.
 func TestUpsertListingsLooksLinksUpByListing(t *testing.T) {
 	ctx := context.Background()
-	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
-	store := postgres.NewCatalogStore(pool)
 	shoes, sale := "https://shop.example/collections/shoes", "https://shop.example/collections/sale"
-	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}, {URL: sale}}, t0); err != nil {
-		t.Fatal(err)
-	}
+	pool, store := oneConnectionCatalog(t, shoes, sale)
 	writeNumbered(t, store, 0, sale)
 	writeNumbered(t, store, 500, shoes)
 	before := readsBesides(t, pool, "collection_listings", "collection_listings_pkey")
@@ -526,13 +534,8 @@ func BenchmarkEncodeListingIDs(b *testing.B) {
 // listings, at every write.
 func TestUpsertListingsRefreshesByKey(t *testing.T) {
 	ctx := context.Background()
-	// One connection: the statistics a write leaves are flushed by the backend that made them.
-	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 1})
-	store := postgres.NewCatalogStore(pool)
 	shoes := "https://shop.example/collections/shoes"
-	if err := store.UpsertCollections(ctx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
-		t.Fatal(err)
-	}
+	pool, store := oneConnectionCatalog(t, shoes)
 	crawl := func(price float64, at time.Time) {
 		t.Helper()
 		listings := make([]catalog.ListingInput, 2000)
