@@ -213,7 +213,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.ErrPending
 	}
 	if !d.OK() {
-		return sdk.Page{}, sdk.Fail("collection page %s: status %d %s", target, d.Status, d.Err)
+		return sdk.Page{}, sdk.Fail("collection page %s: %s", target, d.Failure())
 	}
 	base := docBase(d)
 	if base == nil {

@@ -134,6 +134,16 @@ type Doc struct {
 // OK reports whether the document was fetched with a 2xx status.
 func (d *Doc) OK() bool { return d != nil && d.Status >= 200 && d.Status < 300 }
 
+// Failure says why a document is not OK, for an adapter's error message: the host's
+// reason when the fetch failed (it names the URL: "fetch https://…: status 502 after 4
+// attempt(s)"), else "status N".
+func (d *Doc) Failure() string {
+	if d.Err != "" {
+		return d.Err
+	}
+	return "status " + strconv.Itoa(d.Status)
+}
+
 // Header returns the first value of the response header name (any case), or "".
 func (d *Doc) Header(name string) string {
 	name = strings.ToLower(name)

@@ -31,7 +31,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	case jsonDoc.Status == 401 || jsonDoc.Status == 403 || jsonDoc.Status == 429:
 		return nil, sdk.Blocked("product JSON answered %d", jsonDoc.Status)
 	case !jsonDoc.OK():
-		return nil, sdk.Fail("product JSON: status %d %s", jsonDoc.Status, jsonDoc.Err)
+		return nil, sdk.Fail("product JSON: %s", jsonDoc.Failure())
 	}
 	pj := jsonDoc.JSON().Get("product")
 	if !pj.Exists() {

@@ -198,7 +198,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.ErrPending
 	}
 	if !d.OK() {
-		return sdk.Page{}, sdk.Fail("collection %s page %d: status %d %s", handle, page, d.Status, d.Err)
+		return sdk.Page{}, sdk.Fail("collection %s page %d: %s", handle, page, d.Failure())
 	}
 	products := d.JSON()
 	c.Splice("listings", products.Shape(listingsTemplate(base)))
