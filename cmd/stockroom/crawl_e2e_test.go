@@ -81,8 +81,9 @@ func TestCrawlRules(t *testing.T) {
 	s := newStack(t,
 		demostore.Options{Kind: demostore.Shopify, Products: 2000, Faults: demostore.Faults{Latency: 200 * time.Millisecond}},
 		demostore.Options{Kind: demostore.Shopify, Products: 100, Faults: demostore.Faults{BotWall: "/"}},
+		demostore.Options{Kind: demostore.Shopify, Products: 100, Faults: demostore.Faults{BotWall: "/collections"}},
 	)
-	slow, walled := s.fleet.Stores[0], s.fleet.Stores[1]
+	slow, walled, walledInside := s.fleet.Stores[0], s.fleet.Stores[1], s.fleet.Stores[2]
 
 	t.Run("a second start returns the running crawl", func(t *testing.T) {
 		id := s.startCrawl(slow.BaseURL)
@@ -139,6 +140,28 @@ func TestCrawlRules(t *testing.T) {
 		steps := field(body, "meta", "steps").([]any)
 		if steps[0].(map[string]any)["status"] != "failed" || steps[3].(map[string]any)["status"] != "pending" {
 			t.Errorf("steps of a crawl failed at the first: %v", steps)
+		}
+	})
+
+	// Behind an open home page and sitemap, every collection is walled: the crawl fails
+	// at the listing step, rather than completing with no listings, and asks the store
+	// nothing more once it has met the wall.
+	t.Run("a bot wall on the collections fails the crawl there", func(t *testing.T) {
+		id := s.startCrawl(walledInside.BaseURL)
+		body := s.waitEnded("/v2/crawl/"+id, time.Minute)
+		msg, _ := body["error"].(string)
+		if body["status"] != "failed" || !strings.Contains(msg, "/products.json?limit=250&page=1: automated access not permitted: Cloudflare answered 403") {
+			t.Errorf("crawl walled inside: %v %q", body["status"], msg)
+		}
+		steps := field(body, "meta", "steps").([]any)
+		if steps[2].(map[string]any)["status"] != "completed" || steps[3].(map[string]any)["status"] != "failed" {
+			t.Errorf("steps of a crawl failed at the listing: %v", steps)
+		}
+		// /collections.json, then at most the collection pages already asked for when the
+		// first wall answered, one per listing slot; not each collection, through each
+		// adapter, as when a walled page was taken for an empty one.
+		if walls := walledInside.Stats().Faulted; walls > 5 {
+			t.Errorf("the store answered %d requests with its wall", walls)
 		}
 	})
 

@@ -53,9 +53,13 @@ func (d *documentFetcher) Fetch(ctx context.Context, url string) (*adapter.Docum
 		}
 		var wall *fetch.BotWallError
 		if errors.As(err, &wall) {
-			return &adapter.Document{URL: url, Status: http.StatusForbidden, Header: http.Header{}, Err: err.Error()}, nil
+			return &adapter.Document{URL: url, Status: http.StatusForbidden, Header: http.Header{}, Err: err.Error(), Blocked: true}, nil
 		}
-		return &adapter.Document{URL: url, Err: err.Error(), Header: http.Header{}}, nil
+		// Disallowed by the site's rules, not because its robots.txt could not be read:
+		// that may pass, and is a failure meanwhile.
+		var robots *fetch.RobotsError
+		disallowed := errors.As(err, &robots) && !robots.Unavailable
+		return &adapter.Document{URL: url, Err: err.Error(), Header: http.Header{}, Disallowed: disallowed}, nil
 	}
 	doc := &adapter.Document{URL: url, Status: resp.Status, Header: resp.Header, Body: resp.Body}
 	if resp.FinalURL != "" && resp.FinalURL != url {

@@ -79,6 +79,11 @@ type Document struct {
 	Header http.Header
 	Body   []byte
 	Err    string
+	// Blocked marks an answer that is a protection service's challenge or block page (a
+	// bot wall), not the site's: Status is then 403 and Err names the service.
+	Blocked bool
+	// Disallowed marks a page robots.txt keeps crawlers from, never fetched: Status is 0.
+	Disallowed bool
 
 	// memo keeps what a host derived from Body (the parsed HTML tree, the JSON-LD blocks),
 	// so a page is parsed once however many adapters and rounds read it. Body must not

@@ -181,6 +181,78 @@ func (s *Set) Detect(ctx context.Context, home *Document) ([]Detection, error) {
 // ErrNoAdapter means no loaded adapter offers the operation for the platform.
 var ErrNoAdapter = errors.New("no adapter for platform")
 
+var (
+	// ErrBlocked is an operation that met a bot wall on a page it needed. No other adapter
+	// is tried after one: each would ask the site again, and meet the wall again.
+	ErrBlocked = errors.New("automated access not permitted")
+	// ErrDisallowed is an operation that failed on pages robots.txt keeps crawlers from
+	// (and perhaps on pages that are not there), and on nothing else.
+	ErrDisallowed = errors.New("disallowed by robots.txt")
+	// ErrGone is an operation that failed on pages the site says are not there (404, 410),
+	// and on nothing else.
+	ErrGone = errors.New("not found")
+)
+
+// refusal says why the site refused the documents of a failed operation: ErrBlocked when
+// any was a bot wall; when every one that failed was refused on purpose, ErrDisallowed
+// if robots.txt kept any, else ErrGone; nil when some failed otherwise.
+func refusal(docs map[string]*Document) error {
+	var refused []string
+	disallowed, others := false, false
+	for _, d := range docs {
+		switch {
+		case d.Blocked:
+			msg := d.Err // the fetcher's, which names the page and the service
+			if msg == "" {
+				msg = d.URL + ": " + ErrBlocked.Error()
+			}
+			return &refusedError{msg: msg, kind: ErrBlocked}
+		case d.Disallowed:
+			refused = append(refused, d.URL+": "+ErrDisallowed.Error())
+			disallowed = true
+		case d.Status == 404 || d.Status == 410:
+			refused = append(refused, fmt.Sprintf("%s answered %d", d.URL, d.Status))
+		case d.Status == 0 || d.Status >= 400:
+			others = true
+		}
+	}
+	if len(refused) == 0 || others {
+		return nil
+	}
+	slices.Sort(refused) // the same message for the same pages
+	kind := ErrGone
+	if disallowed {
+		kind = ErrDisallowed
+	}
+	return &refusedError{msg: strings.Join(refused, ", "), kind: kind}
+}
+
+// refusedError is a refusal in the words of the documents refused; it wraps ErrBlocked,
+// ErrDisallowed or ErrGone.
+type refusedError struct {
+	msg  string
+	kind error
+}
+
+func (e *refusedError) Error() string { return e.msg }
+func (e *refusedError) Unwrap() error { return e.kind }
+
+// failure is the error of an adapter's answer that did nothing: why the site refused the
+// pages it needed, when it did, else the call's error or the reason the adapter gave (its
+// outcome). nil means the adapter simply found nothing.
+func failure(resp *Response, err error, docs map[string]*Document) error {
+	if err == nil && resp.Outcome != "" && resp.Outcome != Success {
+		err = errors.New(resp.Message)
+	}
+	if err == nil {
+		return nil
+	}
+	if refused := refusal(docs); refused != nil {
+		return refused
+	}
+	return err
+}
+
 // forPlatform returns the adapters that can do op for platform, platform adapters first.
 // An empty platform selects the generic adapters.
 func (s *Set) forPlatform(platform string, op Op) []Module {
@@ -209,16 +281,19 @@ func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]
 	var lastErr error
 	for _, m := range mods {
 		resp, err := s.run(ctx, m, Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}, docs)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
+		if err == nil && len(resp.Collections) > 0 {
+			return resp.Collections, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err = failure(resp, err, docs); err != nil {
 			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpDiscover, "url", home.URL, "err", err)
 			lastErr = fmt.Errorf("discover %s with %s: %w", home.URL, m.Info().Name, err)
-			continue
 		}
-		if len(resp.Collections) > 0 {
-			return resp.Collections, nil
+		if refused := refusal(docs); errors.Is(refused, ErrBlocked) {
+			// Finding nothing behind a wall is not finding that there is nothing.
+			return nil, fmt.Errorf("discover %s: %w", home.URL, refused)
 		}
 	}
 	return nil, lastErr
@@ -244,19 +319,24 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 	if len(mods) == 0 {
 		return ListPage{}, fmt.Errorf("list %s: %w %q", collectionURL, ErrNoAdapter, platform)
 	}
+	docs := map[string]*Document{}
 	var lastErr error
 	for _, m := range mods {
-		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}, map[string]*Document{})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ListPage{}, ctx.Err()
-			}
+		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}, docs)
+		if err == nil && (len(resp.Listings) > 0 || resp.Next != "") {
+			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead}, nil
+		}
+		if ctx.Err() != nil {
+			return ListPage{}, ctx.Err()
+		}
+		// An adapter that could not read the page says so, and the page is not taken for
+		// an empty one: that ended the collection there and lost the rest of its listings.
+		if err = failure(resp, err, docs); err != nil {
 			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpList, "url", collectionURL, "err", err)
 			lastErr = fmt.Errorf("list %s with %s: %w", collectionURL, m.Info().Name, err)
-			continue
-		}
-		if len(resp.Listings) > 0 || resp.Next != "" {
-			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead}, nil
+			if errors.Is(err, ErrBlocked) {
+				return ListPage{}, lastErr
+			}
 		}
 	}
 	return ListPage{}, lastErr

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -188,5 +190,111 @@ func TestFollowUpsOfARoundAreFetchedTogether(t *testing.T) {
 		if d.URL != asked[i] || d.Err != "" {
 			t.Errorf("document %d: %s %q, want %s fetched alongside the other", i, d.URL, d.Err, asked[i])
 		}
+	}
+}
+
+// pageLister is a list adapter as the SDK's are: it asks for the collection's page and
+// lists it, or says why it cannot when the page did not come.
+func pageLister(name string, platforms ...string) *fake {
+	return &fake{
+		info: adapter.Info{Name: name, Platforms: platforms, Capabilities: []adapter.Op{adapter.OpList}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			if len(req.Docs) == 0 {
+				return &adapter.Response{Fetch: []string{req.URL + "?by=" + name}}, nil
+			}
+			if d := req.Docs[0]; d.Status != 200 {
+				return &adapter.Response{Outcome: adapter.Other, Message: "collection page: status " + strconv.Itoa(d.Status) + " " + d.Err}, nil
+			}
+			return &adapter.Response{Listings: []adapter.Listing{{URL: "https://s/products/" + name}}}, nil
+		},
+	}
+}
+
+// statusFetcher answers every URL with the status its path names, as a document that says
+// so; 200 where none does. A "wall" path is a bot wall, and a "private" one a path
+// robots.txt disallows, as the server's fetcher reports them.
+type statusFetcher map[string]int
+
+func (f statusFetcher) Fetch(_ context.Context, raw string) (*adapter.Document, error) {
+	name, _, _ := strings.Cut(strings.TrimPrefix(raw, "https://s/collections/"), "?")
+	switch status := f[name]; {
+	case name == "wall":
+		return &adapter.Document{URL: raw, Status: 403, Err: "fetch " + raw + ": automated access not permitted: Cloudflare answered 403", Blocked: true}, nil
+	case name == "private":
+		return &adapter.Document{URL: raw, Err: "fetch " + raw + ": disallowed by robots.txt", Disallowed: true}, nil
+	case status != 0:
+		return &adapter.Document{URL: raw, Status: status}, nil
+	}
+	return &adapter.Document{URL: raw, Status: 200}, nil
+}
+
+// A page the platform adapter cannot read is not an empty page: the next adapter is asked,
+// and when none lists it the error says why, with the refusal told apart where it decides
+// what a crawl does next (a bot wall, a page robots.txt disallows, a page that is not
+// there). No adapter is asked past a bot wall.
+func TestListSaysWhyAPageWasNotListed(t *testing.T) {
+	fetch := statusFetcher{"broken": 503, "gone": 404, "both": 0}
+	for _, tc := range []struct {
+		collection    string
+		platformOnly  bool
+		want                      string // in the error; "" for listings
+		blocked, disallowed, gone bool
+		genericCalled             bool
+	}{
+		{collection: "fine", genericCalled: false},
+		{collection: "broken", want: "list https://s/collections/broken with html: collection page: status 503", genericCalled: true},
+		{collection: "gone", want: "https://s/collections/gone?by=html answered 404, https://s/collections/gone?by=shop answered 404", gone: true, genericCalled: true},
+		{collection: "private", want: "https://s/collections/private?by=html: disallowed by robots.txt, https://s/collections/private?by=shop: disallowed by robots.txt", disallowed: true, genericCalled: true},
+		{collection: "wall", want: "list https://s/collections/wall with shop: fetch https://s/collections/wall?by=shop: automated access not permitted: Cloudflare answered 403", blocked: true},
+		{collection: "broken", platformOnly: true, want: "list https://s/collections/broken with shop: collection page: status 503"},
+	} {
+		platform, generic := pageLister("shop", "shop"), pageLister("html")
+		mods := modules{platform, generic}
+		if tc.platformOnly {
+			mods = modules{platform}
+		}
+		set := &adapter.Set{Source: mods, Fetcher: fetch, Logger: quiet}
+		page, err := set.List(context.Background(), "shop", "https://s/collections/"+tc.collection, "", 0)
+		name := tc.collection
+		switch {
+		case tc.want == "":
+			if err != nil || len(page.Listings) != 1 {
+				t.Errorf("%s: %+v %v, want the platform adapter's listing", name, page, err)
+			}
+		case err == nil || !strings.Contains(err.Error(), tc.want):
+			t.Errorf("%s: %+v %v, want an error with %q", name, page, err, tc.want)
+		}
+		blocked, disallowed, gone := errors.Is(err, adapter.ErrBlocked), errors.Is(err, adapter.ErrDisallowed), errors.Is(err, adapter.ErrGone)
+		if blocked != tc.blocked || disallowed != tc.disallowed || gone != tc.gone {
+			t.Errorf("%s: %v: blocked %v, disallowed %v, gone %v; want %v, %v, %v", name, err, blocked, disallowed, gone, tc.blocked, tc.disallowed, tc.gone)
+		}
+		if called := generic.calls > 0; called != tc.genericCalled {
+			t.Errorf("%s: generic adapter called: %v, want %v", name, called, tc.genericCalled)
+		}
+	}
+}
+
+// Discovery behind a bot wall fails, saying so, rather than finding no collections.
+func TestDiscoverBehindABotWallFails(t *testing.T) {
+	discoverer := &fake{
+		info: adapter.Info{Name: "shop", Platforms: []string{"shop"}, Capabilities: []adapter.Op{adapter.OpDiscover}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			if len(req.Docs) < 2 {
+				return &adapter.Response{Fetch: []string{"https://s/collections/wall?limit=250"}}, nil
+			}
+			return &adapter.Response{}, nil // found none in what it could read
+		},
+	}
+	generic := &fake{
+		info: adapter.Info{Name: "html", Capabilities: []adapter.Op{adapter.OpDiscover}},
+		call: func(*adapter.Request) (*adapter.Response, error) { return &adapter.Response{}, nil },
+	}
+	set := &adapter.Set{Source: modules{discoverer, generic}, Fetcher: statusFetcher{}, Logger: quiet}
+	cols, err := set.Discover(context.Background(), "shop", &adapter.Document{URL: "https://s/", Status: 200})
+	if !errors.Is(err, adapter.ErrBlocked) || !strings.Contains(err.Error(), "discover https://s/: fetch https://s/collections/wall?limit=250: automated access not permitted") {
+		t.Fatalf("discover: %v %v, want a bot wall error", cols, err)
+	}
+	if generic.calls > 0 {
+		t.Errorf("a generic adapter was asked past the wall")
 	}
 }

@@ -290,30 +290,65 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 	g, gctx := errgroup.WithContext(ctx)
 	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
 	slots := newListSlots(p.opts.Collections)
+	var mu sync.Mutex
+	var unlisted []error
 	g.Go(func() error { return w.run(gctx) })
 	g.Go(func() error {
 		defer w.close()
-		listers, lctx := errgroup.WithContext(gctx)
+		// A bot wall stops the listing at once: every further page would meet it.
+		wallCtx, stop := context.WithCancelCause(gctx)
+		defer stop(nil)
+		listers, lctx := errgroup.WithContext(wallCtx)
 		listers.SetLimit(openPerSlot * p.opts.Collections)
 		for _, c := range collections {
 			if done[c.key] {
 				continue
 			}
-			listers.Go(func() error { return p.listCollection(lctx, st, c, slots, w) })
+			listers.Go(func() error {
+				err := p.listCollection(lctx, st, c, slots, w, stop)
+				switch {
+				case err == nil:
+					return nil
+				case lctx.Err() != nil:
+					// Stopped by a bot wall (see listPage), a failed write or the crawl's
+					// end: the cause says which, whichever lister returns first.
+					return context.Cause(lctx)
+				}
+				// A page the store would not give, retries spent: the other collections are
+				// still listed, and the crawl fails at the end, naming this one.
+				p.opts.Logger.Warn("collection not listed whole", "execution_id", st.job.ID, "collection", c.URL, "err", err)
+				mu.Lock()
+				unlisted = append(unlisted, err)
+				mu.Unlock()
+				return nil
+			})
 		}
 		return listers.Wait()
 	})
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	switch len(unlisted) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("could not list 1 of %d collections whole (the listings found are saved; crawl again to complete it): %w", len(collections), unlisted[0])
+	}
+	return fmt.Errorf("could not list %d of %d collections whole (the listings found are saved; crawl again to complete them): %w; and %d more",
+		len(unlisted), len(collections), unlisted[0], len(unlisted)-1)
 }
 
 // listCollection pages through one collection, a page per slot, queueing each page's
 // listings for w.
-func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter) error {
-	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, size: count(c.Collection)}
+func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter, stop context.CancelCauseFunc) error {
+	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, stop: stop, size: count(c.Collection)}
 	cursor := ""
 	for pages := 0; pages < p.opts.MaxPages; {
 		lp, err := l.listPage(ctx, cursor, pages == 0)
 		if err != nil {
+			if l.endsHere(err, pages == 0) {
+				break
+			}
 			return err
 		}
 		pages++
@@ -321,6 +356,9 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 			// Pages the adapter named in advance are listed at once, not each after the one
 			// before: a long collection's pages in a row were a crawl's longest wait.
 			if lp, err = l.listAhead(ctx, ahead); err != nil {
+				if l.endsHere(err, false) {
+					break
+				}
 				return err
 			}
 			pages += len(ahead)
@@ -337,6 +375,22 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 	return w.send(ctx, listed{complete: c.key, total: found})
 }
 
+// endsHere reports whether err, met listing a page, ends the collection there as the site
+// wants rather than failing it: robots.txt keeps crawlers from the page, or the
+// collection's first page is not there (a stale menu or sitemap link). A page missing
+// further on is a listing cut short, an error.
+func (l *collectionLister) endsHere(err error, first bool) bool {
+	switch {
+	case errors.Is(err, adapter.ErrDisallowed):
+		l.p.opts.Logger.Info("collection listed up to a page robots.txt disallows", "execution_id", l.st.job.ID, "collection", l.c.URL, "err", err)
+		return true
+	case first && errors.Is(err, adapter.ErrGone):
+		l.p.opts.Logger.Warn("collection not found", "execution_id", l.st.job.ID, "collection", l.c.URL, "err", err)
+		return true
+	}
+	return false
+}
+
 // collectionLister lists the pages of one collection.
 type collectionLister struct {
 	p     *Pipeline
@@ -344,6 +398,8 @@ type collectionLister struct {
 	c     collection
 	slots *listSlots
 	w     *listingWriter
+	// stop ends the crawl's listing, for a bot wall.
+	stop context.CancelCauseFunc
 
 	mu    sync.Mutex
 	found int // listings queued
@@ -365,12 +421,14 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first bo
 		return adapter.ListPage{}, err
 	}
 	lp, err := l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
+	if errors.Is(err, adapter.ErrBlocked) {
+		// Before the slot is given back, so that no page is asked of the site past the wall.
+		l.stop(err)
+	}
 	l.slots.release()
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return lp, err
-		}
-		return lp, fmt.Errorf("list collection %s: %w", l.c.URL, err)
+		// The adapter set's errors name the collection already.
+		return lp, err
 	}
 	inputs := make([]catalog.ListingInput, 0, len(lp.Listings))
 	for _, listing := range lp.Listings {

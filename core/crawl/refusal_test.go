@@ -1,0 +1,145 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stockroom/stockroom/core/adapter"
+)
+
+// refusingSite answers the pages named in status with that status (403 is a bot wall,
+// disallowed a page robots.txt keeps crawlers from, as the server's fetcher reports them),
+// every other page with 200, and records what was fetched.
+type refusingSite struct {
+	status  map[string]int
+	mu      sync.Mutex
+	fetched []string
+}
+
+const disallowed = -1
+
+func (s *refusingSite) Fetch(ctx context.Context, raw string) (*adapter.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // as the fetcher does: nothing is asked once the crawl has stopped
+	}
+	s.mu.Lock()
+	s.fetched = append(s.fetched, raw)
+	s.mu.Unlock()
+	switch status := s.status[raw]; status {
+	case 0:
+		return &adapter.Document{URL: raw, Status: http.StatusOK, Header: http.Header{}}, nil
+	case disallowed:
+		return &adapter.Document{URL: raw, Header: http.Header{}, Disallowed: true, Err: "fetch " + raw + ": disallowed by robots.txt"}, nil
+	case http.StatusForbidden:
+		return &adapter.Document{URL: raw, Status: status, Header: http.Header{}, Blocked: true,
+			Err: "fetch " + raw + ": automated access not permitted: Cloudflare answered 403"}, nil
+	default:
+		return &adapter.Document{URL: raw, Status: status, Header: http.Header{}}, nil
+	}
+}
+
+// pagingAdapter finds three collections, each two pages of three products, and says why
+// when a page it needs did not come, as the SDK's adapters do.
+type pagingAdapter struct{}
+
+func (pagingAdapter) Info() adapter.Info {
+	return adapter.Info{Name: "paging", Capabilities: []adapter.Op{adapter.OpDiscover, adapter.OpList}}
+}
+
+func (pagingAdapter) Call(_ context.Context, req *adapter.Request) (*adapter.Response, error) {
+	if req.Op == adapter.OpDiscover {
+		var cols []adapter.Collection
+		for _, name := range []string{"shoes", "hats", "socks"} {
+			cols = append(cols, adapter.Collection{URL: "https://shop.example/collections/" + name})
+		}
+		return &adapter.Response{Collections: cols}, nil
+	}
+	page := req.URL
+	if req.Cursor != "" {
+		page = req.Cursor
+	}
+	if req.Round == 0 {
+		return &adapter.Response{Fetch: []string{page}}, nil
+	}
+	if d := req.Docs[0]; d.Status != http.StatusOK {
+		return &adapter.Response{Outcome: adapter.Other, Message: fmt.Sprintf("collection page %s: status %d", page, d.Status)}, nil
+	}
+	name := strings.TrimPrefix(req.URL, "https://shop.example/collections/")
+	n := 1
+	if req.Cursor != "" {
+		n = 2
+	}
+	resp := &adapter.Response{}
+	for i := range 3 {
+		resp.Listings = append(resp.Listings, adapter.Listing{URL: fmt.Sprintf("https://shop.example/products/%s-%d-%d", name, n, i)})
+	}
+	if n == 1 {
+		resp.Next = req.URL + "?page=2"
+	}
+	return resp, nil
+}
+
+// A collection page the store will not give is not the end of the collection: the crawl
+// lists every other collection, keeps what it found, and fails naming the page, rather
+// than completing with listings silently missing. A collection the store says it does not
+// have (404 on its first page) holds nothing and fails nothing; pages robots.txt disallows
+// end their collection there. A bot wall stops the crawl.
+func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
+	const shop = "https://shop.example/collections/"
+	for _, tc := range []struct {
+		name    string
+		status  map[string]int
+		err     string // in the crawl's error; "" for none
+		blocked bool
+		links   int
+	}{
+		{name: "whole", links: 18},
+		{name: "page failing", status: map[string]int{shop + "hats?page=2": 503},
+			err: "could not list 1 of 3 collections whole (the listings found are saved; crawl again to complete it): list " +
+				shop + "hats with paging: collection page " + shop + "hats?page=2: status 503", links: 15},
+		{name: "two failing", status: map[string]int{shop + "hats?page=2": 503, shop + "socks": 500},
+			err: "could not list 2 of 3 collections whole", links: 9},
+		{name: "collection gone", status: map[string]int{shop + "socks": 404}, links: 12},
+		{name: "robots.txt", status: map[string]int{shop + "socks?page=2": disallowed, shop + "hats": disallowed}, links: 9},
+		{name: "page gone", status: map[string]int{shop + "socks?page=2": 404}, err: "answered 404", links: 15},
+		{name: "bot wall", status: map[string]int{shop + "socks?page=2": 403}, blocked: true,
+			err: "list " + shop + "socks with paging: fetch " + shop + "socks?page=2: automated access not permitted: Cloudflare answered 403"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := &refusingSite{status: tc.status}
+			store := &siteCatalog{}
+			p := NewPipeline(&adapter.Set{Source: modules{pagingAdapter{}}, Fetcher: site, Logger: slog.New(slog.DiscardHandler)},
+				store, nil, PipelineOptions{Collections: 1, Logger: slog.New(slog.DiscardHandler)})
+			_, err := p.crawl(context.Background(), crawlJob("shop.example"))
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("crawl: %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("crawl: %v, want an error with %q", err, tc.err)
+			}
+			if errors.Is(err, adapter.ErrBlocked) != tc.blocked {
+				t.Errorf("crawl: %v; a bot wall: %v, want %v", err, errors.Is(err, adapter.ErrBlocked), tc.blocked)
+			}
+			if tc.blocked {
+				// Nothing is asked of the site after the wall: no other adapter, no other page.
+				if last := site.fetched[len(site.fetched)-1]; last != shop+"socks?page=2" {
+					t.Errorf("fetched %q after the wall", last)
+				}
+				return
+			}
+			if len(store.links) != tc.links {
+				t.Errorf("%d listings linked, want %d: %q", len(store.links), tc.links, store.links)
+			}
+			if tc.name == "page failing" && !slices.Contains(store.links, "https://shop.example/products/hats-1-0 in "+shop+"hats") {
+				t.Errorf("the failing collection's first page was not kept: %q", store.links)
+			}
+		})
+	}
+}
