@@ -100,6 +100,7 @@ type Jobs struct {
 
 type Crawl struct {
 	Collections int `koanf:"collections"`
+	MaxPages    int `koanf:"max_pages"`
 }
 
 type Extract struct {
@@ -261,6 +262,7 @@ func (c *Config) Validate() error {
 	check(c.Jobs.SearchPollInterval >= 10*time.Millisecond, "jobs.search_poll_interval", "must be at least 10ms, got %s", c.Jobs.SearchPollInterval)
 	check(c.Jobs.LeaseTTL > 2*c.Jobs.ReportEvery, "jobs.lease_ttl", "must be more than twice jobs.report_every")
 	check(c.Crawl.Collections > 0, "crawl.collections", "must be positive, got %d", c.Crawl.Collections)
+	check(c.Crawl.MaxPages > 0, "crawl.max_pages", "must be positive, got %d", c.Crawl.MaxPages)
 	check(c.Extract.Concurrency > 0, "extract.concurrency", "must be positive, got %d", c.Extract.Concurrency)
 	check(c.Extract.Attempts > 0, "extract.attempts", "must be positive, got %d", c.Extract.Attempts)
 	check(c.Extract.Backoff > 0, "extract.backoff", "must be positive")

@@ -67,7 +67,7 @@ func (s *services) startEngine(ctx context.Context) (*engine, error) {
 	runner := execution.NewRunner(executions, execution.RunnerOptions{
 		ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger,
 	})
-	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, Logger: s.logger})
+	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, MaxPages: cfg.Crawl.MaxPages, Logger: s.logger})
 	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
 		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
 		StructuredData: document.StructuredData,

@@ -29,7 +29,9 @@ type PipelineOptions struct {
 	// collections, or of one whose pages its adapter named ahead; see listSlots for which).
 	// Per-host politeness still applies underneath. Default 4.
 	Collections int
-	// MaxPages bounds the pages listed per collection, against endless paging. Default 2000.
+	// MaxPages bounds the pages listed per collection, against endless paging: a
+	// collection that has more is not listed whole, which fails the crawl (after the other
+	// collections), naming it. Default 10,000.
 	MaxPages int
 	Logger   *slog.Logger
 }
@@ -48,7 +50,7 @@ func NewPipeline(adapters *adapter.Set, store catalog.Store, runner *execution.R
 		opts.Collections = 4
 	}
 	if opts.MaxPages <= 0 {
-		opts.MaxPages = 2000
+		opts.MaxPages = 10_000
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -343,7 +345,11 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter, stop context.CancelCauseFunc) error {
 	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, stop: stop, size: count(c.Collection)}
 	cursor := ""
-	for pages := 0; pages < p.opts.MaxPages; {
+	for pages := 0; ; {
+		if pages == p.opts.MaxPages {
+			// Cut short, not ended: said, where it once passed for the collection's end.
+			return fmt.Errorf("list %s: stopped after %d pages (crawl.max_pages) with more to come", c.URL, pages)
+		}
 		lp, err := l.listPage(ctx, cursor, pages == 0)
 		if err != nil {
 			if l.endsHere(err, pages == 0) {

@@ -143,3 +143,19 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 		})
 	}
 }
+
+// A collection with more pages than the crawl may list is cut short, and said to be: the
+// crawl fails naming it, where the cap once passed for the collection's end.
+func TestCrawlSaysACollectionHadMorePagesThanItMayList(t *testing.T) {
+	store := &siteCatalog{}
+	p := NewPipeline(&adapter.Set{Source: modules{pagingAdapter{}}, Fetcher: &refusingSite{}, Logger: slog.New(slog.DiscardHandler)},
+		store, nil, PipelineOptions{MaxPages: 1, Logger: slog.New(slog.DiscardHandler)})
+	_, err := p.crawl(context.Background(), crawlJob("shop.example"))
+	want := "could not list 3 of 3 collections whole (the listings found are saved; crawl again to complete them): list https://shop.example/collections/"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "stopped after 1 pages (crawl.max_pages) with more to come; and 2 more") {
+		t.Fatalf("crawl: %v, want the collections cut short named", err)
+	}
+	if len(store.links) != 9 {
+		t.Errorf("%d listings linked, want the 9 of the pages listed", len(store.links))
+	}
+}
