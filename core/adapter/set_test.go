@@ -233,10 +233,10 @@ func (f statusFetcher) Fetch(_ context.Context, raw string) (*adapter.Document, 
 // what a crawl does next (a bot wall, a page robots.txt disallows, a page that is not
 // there). No adapter is asked past a bot wall.
 func TestListSaysWhyAPageWasNotListed(t *testing.T) {
-	fetch := statusFetcher{"broken": 503, "gone": 404, "both": 0}
+	fetch := statusFetcher{"broken": 503, "gone": 404}
 	for _, tc := range []struct {
-		collection    string
-		platformOnly  bool
+		collection                string
+		platformOnly              bool
 		want                      string // in the error; "" for listings
 		blocked, disallowed, gone bool
 		genericCalled             bool
