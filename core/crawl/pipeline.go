@@ -330,14 +330,20 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	return notListedWhole(unlisted, len(collections))
+}
+
+// notListedWhole is the crawl's error when the collections whose errors are unlisted, of
+// all it had, could not be listed whole; nil when there are none. It names the first.
+func notListedWhole(unlisted []error, all int) error {
 	switch len(unlisted) {
 	case 0:
 		return nil
 	case 1:
-		return fmt.Errorf("could not list 1 of %d collections whole (the listings found are saved; crawl again to complete it): %w", len(collections), unlisted[0])
+		return fmt.Errorf("could not list 1 of %d collections whole (the listings found are saved; crawl again to complete it): %w", all, unlisted[0])
 	}
 	return fmt.Errorf("could not list %d of %d collections whole (the listings found are saved; crawl again to complete them): %w; and %d more",
-		len(unlisted), len(collections), unlisted[0], len(unlisted)-1)
+		len(unlisted), all, unlisted[0], len(unlisted)-1)
 }
 
 // listCollection pages through one collection, a page per slot, queueing each page's
