@@ -10,7 +10,8 @@ import (
 )
 
 func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
-	s := newStack(t, demostore.Options{Kind: demostore.Shopify, Products: 600})
+	// 748 products: "sale" holds 250, one full page, and its second page is empty.
+	s := newStack(t, demostore.Options{Kind: demostore.Shopify, Products: 748})
 	shop := s.fleet.Get(demostore.Shopify)
 	id := s.startCrawl(shop.BaseURL)
 	if !strings.HasPrefix(id, "crawl-"+hostOf(shop.BaseURL)+"-") {
@@ -22,6 +23,9 @@ func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
 	}
 	cat := shop.Catalog()
 	collections := cat.Collections()
+	if sale, _ := cat.Collection("sale"); len(sale.Products) != 250 {
+		t.Fatalf("sale holds %d products, not the full page the test needs", len(sale.Products))
+	}
 	if got := num(field(body, "meta", "result", "listings_total")); got != cat.Len() {
 		t.Errorf("listings_total %d, want %d", got, cat.Len())
 	}

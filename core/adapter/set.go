@@ -337,7 +337,14 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 			if errors.Is(err, ErrBlocked) {
 				return ListPage{}, lastErr
 			}
+			continue
 		}
+		// The adapter read the page and found nothing on it: the collection is empty, or
+		// ends here. Another adapter is not asked what it makes of the page: a cursor is
+		// its adapter's own (Shopify's page number, which the html adapter refuses), and
+		// a generic reading of a platform's empty collection page finds the shop's other
+		// products (its recommendations) as the collection's.
+		return ListPage{}, nil
 	}
 	return ListPage{}, lastErr
 }

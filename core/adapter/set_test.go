@@ -274,6 +274,33 @@ func TestListSaysWhyAPageWasNotListed(t *testing.T) {
 	}
 }
 
+// An adapter that reads a page and finds nothing on it has answered: the collection is
+// empty or ends there, and no other adapter is asked what it makes of the page (past the
+// last page the platform adapter pages through, the cursor is its own: Shopify's page
+// number, which the html adapter refuses).
+func TestListEndsWhereAnAdapterFindsNothing(t *testing.T) {
+	platform := &fake{
+		info: adapter.Info{Name: "shop", Platforms: []string{"shop"}, Capabilities: []adapter.Op{adapter.OpList}},
+		call: func(*adapter.Request) (*adapter.Response, error) { return &adapter.Response{}, nil },
+	}
+	generic := &fake{
+		info: adapter.Info{Name: "html", Capabilities: []adapter.Op{adapter.OpList}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			return &adapter.Response{Outcome: adapter.Other, Message: "bad cursor " + req.Cursor}, nil
+		},
+	}
+	set := &adapter.Set{Source: modules{platform, generic}, Fetcher: statusFetcher{}, Logger: quiet}
+	for _, cursor := range []string{"5", ""} {
+		page, err := set.List(context.Background(), "shop", "https://s/collections/new", cursor, 1000)
+		if err != nil || len(page.Listings) > 0 || page.Next != "" {
+			t.Errorf("cursor %q: %+v %v, want the empty end of the collection", cursor, page, err)
+		}
+	}
+	if generic.calls != 0 {
+		t.Errorf("the generic adapter was asked %d times", generic.calls)
+	}
+}
+
 // Discovery behind a bot wall fails, saying so, rather than finding no collections.
 func TestDiscoverBehindABotWallFails(t *testing.T) {
 	discoverer := &fake{
