@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"time"
 )
 
@@ -68,10 +69,16 @@ type RobotsError struct {
 }
 
 func (e *RobotsError) Error() string {
-	if e.Unavailable {
-		return fmt.Sprintf("robots.txt unavailable (%v), assuming complete disallow", e.Cause)
+	var noAnswer *url.Error
+	switch {
+	case !e.Unavailable:
+		return ErrDisallowedByRobots.Error()
+	case errors.As(e.Cause, &noAnswer):
+		// The site did not answer at all (no such host, connection refused): that, not
+		// its robots.txt, is what whoever named it needs to hear.
+		return fmt.Sprintf("the site cannot be reached: %v (robots.txt could not be read, so nothing is fetched)", noAnswer.Err)
 	}
-	return ErrDisallowedByRobots.Error()
+	return fmt.Sprintf("robots.txt unavailable (%v), assuming complete disallow", e.Cause)
 }
 
 func (e *RobotsError) Unwrap() []error {

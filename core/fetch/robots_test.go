@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -211,5 +212,21 @@ func TestHostOverrideIgnoresCrawlDelay(t *testing.T) {
 	}
 	if _, err := get(context.Background(), f, s.URL+"/private"); !errors.Is(err, ErrDisallowedByRobots) {
 		t.Fatalf("Fetch /private = %v; robots.txt rules must still apply", err)
+	}
+}
+
+// A site that does not answer at all is said to be out of reach, not to have an
+// unavailable robots.txt: the crawl of a mistyped or stopped site fails saying so. It is
+// still refused as robots.txt's complete disallow is (RFC 9309 §2.3.1.4), and transient.
+func TestASiteThatDoesNotAnswerIsSaidToBeOutOfReach(t *testing.T) {
+	s := newSite(t, nil)
+	closed := s.URL
+	s.Close()
+	_, err := get(context.Background(), newFetcher(t, testOptions()), closed+"/")
+	if err == nil || !strings.Contains(err.Error(), "the site cannot be reached: dial tcp "+strings.TrimPrefix(closed, "http://")+": connect: connection refused (robots.txt could not be read, so nothing is fetched)") {
+		t.Fatalf("Fetch = %v; want the site said to be out of reach", err)
+	}
+	if !errors.Is(err, ErrDisallowedByRobots) || !IsTransient(err) {
+		t.Errorf("Fetch = %v; want a transient refusal, as for any unavailable robots.txt", err)
 	}
 }
