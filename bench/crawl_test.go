@@ -602,6 +602,8 @@ func collyCrawl(store store) (int, error) {
 			}
 		})
 		_ = c.Visit(store.URL("/collections.json?limit=250&page=1"))
+		// As Stockroom's crawl does: "all", every product, is served but not listed.
+		_ = c.Visit(store.URL("/collections/all/products.json?limit=250&page=1"))
 	case demostore.HTML:
 		c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 			href := e.Request.AbsoluteURL(e.Attr("href"))

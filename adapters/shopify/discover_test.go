@@ -65,16 +65,50 @@ func TestDiscoverReadsCollectionsJSONAndSitemap(t *testing.T) {
 	}
 	want := strings.Count(string(read("sitemap_collections_1.xml")), "/collections/") + 1 // + gifts, only in the JSON
 	for path, m := range paths(t) {
-		home := &adapter.Document{URL: base + "/", Status: 200, Body: []byte("<html></html>")}
-		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: pages}
-		cols, err := set.Discover(context.Background(), "shopify", home)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cols := discover(t, m, base, pages)
 		if len(cols) != want || cols[0].Handle != "all" || *cols[0].ProductsCount != 20 || cols[1].Handle != "gifts" {
 			t.Errorf("%s: %d collections (want %d): %+v", path, len(cols), want, cols)
 		}
 	}
+}
+
+// A store lists the collections it made, and rarely "all", which every Shopify store
+// serves: discovery adds it, so that products in no collection are found too. A store
+// whose collections cannot be read at all still has it.
+func TestDiscoverAddsTheCollectionOfEveryProduct(t *testing.T) {
+	base := "https://shop.example"
+	for name, pages := range map[string]sdktest.Pages{
+		"two made": {base + "/collections.json?limit=250": {URL: base + "/collections.json?limit=250", Status: 200,
+			Body: []byte(`{"collections":[{"handle":"gifts","title":"Gifts","products_count":3},{"handle":"sale","title":"Sale"}]}`)}},
+		"none readable": {},
+	} {
+		want := []string{"gifts", "sale", "all"}
+		if len(pages) == 0 {
+			want = []string{"all"}
+		}
+		for path, m := range paths(t) {
+			cols := discover(t, m, base, pages)
+			var handles []string
+			for _, c := range cols {
+				handles = append(handles, c.Handle)
+			}
+			if !slices.Equal(handles, want) || cols[len(cols)-1].URL != base+"/collections/all" {
+				t.Errorf("%s/%s: %+v, want %v", name, path, cols, want)
+			}
+		}
+	}
+}
+
+// discover runs m's discovery of the store at base, whose pages are pages.
+func discover(t *testing.T, m adapter.Module, base string, pages sdktest.Pages) []adapter.Collection {
+	t.Helper()
+	home := &adapter.Document{URL: base + "/", Status: 200, Body: []byte("<html></html>")}
+	set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: pages}
+	cols, err := set.Discover(context.Background(), "shopify", home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols
 }
 
 func TestListPagesThroughACollection(t *testing.T) {

@@ -86,7 +86,7 @@ func originOf(u *url.URL) string {
 }
 
 // Discover lists collections from /collections.json and from the sitemap's collection
-// sitemaps, merged and in that order.
+// sitemaps, merged and in that order, then /collections/all when neither named it.
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	base := origin(c.URL())
 	if base == "" {
@@ -140,6 +140,11 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 			return nil, sdk.ErrPending
 		}
 	}
+	// Every Shopify store serves /collections/all, its every product, and few list it.
+	// Without it, a product in no collection (a store that made none, or left some
+	// products out of all it made) is never found. Its pages mostly relist products met in
+	// other collections, which costs their links and not their writes.
+	add(sdk.Collection{URL: base + "/collections/all", Handle: "all", Title: "All products"})
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +30,9 @@ func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
 	if got := num(field(body, "meta", "result", "listings_total")); got != cat.Len() {
 		t.Errorf("listings_total %d, want %d", got, cat.Len())
 	}
-	if got := num(field(body, "meta", "result", "collections_total")); got != len(collections) {
-		t.Errorf("collections_total %d, want %d", got, len(collections))
+	// The store's collections, and "all", every product, which it serves without listing.
+	if got := num(field(body, "meta", "result", "collections_total")); got != len(collections)+1 {
+		t.Errorf("collections_total %d, want %d", got, len(collections)+1)
 	}
 	for _, step := range field(body, "meta", "steps").([]any) {
 		if st := step.(map[string]any)["status"]; st != "completed" {
@@ -45,14 +47,15 @@ func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
 	// linked to each.
 	vendor := hostOf(shop.BaseURL)
 	r := s.do("GET", "/v2/collections?page_size=100&vendor="+vendor, nil)
-	if got := num(field(r.body, "pagination", "total_items")); got != len(collections) {
-		t.Fatalf("collections: %d, want %d", got, len(collections))
+	if got := num(field(r.body, "pagination", "total_items")); got != len(collections)+1 {
+		t.Fatalf("collections: %d, want %d", got, len(collections)+1)
 	}
 	r = s.do("GET", "/v2/listings?page_size=1&vendor="+vendor, nil)
 	if got := num(field(r.body, "pagination", "total_items")); got != cat.Len() {
 		t.Errorf("listings: %d, want %d", got, cat.Len())
 	}
-	for _, c := range collections {
+	all := demostore.Collection{Handle: "all", Products: make([]int32, cat.Len())}
+	for _, c := range slices.Concat(collections, []demostore.Collection{all}) {
 		q := url.Values{"vendor": {vendor}, "collection_url": {shop.URL("/collections/" + c.Handle)}, "page_size": {"1"}}
 		r := s.do("GET", "/v2/listings?"+q.Encode(), nil)
 		if got := num(field(r.body, "pagination", "total_items")); got != len(c.Products) {
@@ -78,6 +81,32 @@ func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
 	r = s.do("GET", "/v2/listings?page_size=1&vendor="+vendor, nil)
 	if got := num(field(r.body, "pagination", "total_items")); got != cat.Len() {
 		t.Errorf("after recrawl: %d listings, want %d", got, cat.Len())
+	}
+}
+
+// A real catalog, its collections derived as the demo store does (one per product type,
+// one per shared tag), leaves products in none: kiidskingdom, 113 of its 250. The crawl
+// finds them in "all", every product, which each Shopify store serves.
+func TestCrawlOfARealShopifyCatalogFindsProductsInNoCollection(t *testing.T) {
+	const file = "/work/shared/corpus/shopify/kiidskingdom-products.json"
+	cat, err := demostore.LoadShopify(file)
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	inSome := map[int32]bool{}
+	for _, c := range cat.Collections() {
+		for _, p := range c.Products {
+			inSome[p] = true
+		}
+	}
+	if len(inSome) == cat.Len() {
+		t.Fatalf("every product of %s is in a collection: the test proves nothing", file)
+	}
+	s := newStack(t, demostore.Options{Kind: demostore.Shopify, Catalog: cat})
+	shop := s.fleet.Get(demostore.Shopify)
+	body := s.waitEnded("/v2/crawl/"+s.startCrawl(shop.BaseURL), time.Minute)
+	if body["status"] != "completed" || num(field(body, "meta", "result", "listings_total")) != cat.Len() {
+		t.Errorf("crawl: %v %v, want all %d products (%d of them in a collection)", body["status"], field(body, "meta", "result"), cat.Len(), len(inSome))
 	}
 }
 
