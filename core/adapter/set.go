@@ -58,14 +58,14 @@ type Result struct {
 	Message string
 }
 
-// run calls m for op until it stops asking for documents or a limit is reached. Documents
-// already fetched in this operation (by another adapter too) come from docs, which run
-// extends, so no URL is fetched twice.
-func (s *Set) run(ctx context.Context, m Module, req Request, docs map[string]*Document) (*Response, error) {
+// run calls m for op until it stops asking for documents or a limit is reached; req.Docs
+// ends with every document m was handed. Documents already fetched in this operation (by
+// another adapter too) come from docs, which run extends, so no URL is fetched twice.
+func (s *Set) run(ctx context.Context, m Module, req *Request, docs map[string]*Document) (*Response, error) {
 	lim := s.Limits.withDefaults()
 	for round := 0; ; round++ {
 		req.Round = round
-		resp, err := m.Call(ctx, &req)
+		resp, err := m.Call(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +154,7 @@ func (s *Set) Detect(ctx context.Context, home *Document) ([]Detection, error) {
 		if !m.Info().Can(OpDetect) {
 			continue
 		}
-		resp, err := s.run(ctx, m, Request{Op: OpDetect, URL: home.URL, Docs: []*Document{home}}, docs)
+		resp, err := s.run(ctx, m, &Request{Op: OpDetect, URL: home.URL, Docs: []*Document{home}}, docs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -193,10 +193,10 @@ var (
 	ErrGone = errors.New("not found")
 )
 
-// refusal says why the site refused the documents of a failed operation: ErrBlocked when
-// any was a bot wall; when every one that failed was refused on purpose, ErrDisallowed
-// if robots.txt kept any, else ErrGone; nil when some failed otherwise.
-func refusal(docs map[string]*Document) error {
+// refusal says why the site refused the documents an adapter that failed was handed:
+// ErrBlocked when any was a bot wall; when every one that failed was refused on purpose,
+// ErrDisallowed if robots.txt kept any, else ErrGone; nil when some failed otherwise.
+func refusal(docs []*Document) error {
 	var refused []string
 	disallowed, others := false, false
 	for _, d := range docs {
@@ -238,9 +238,9 @@ func (e *refusedError) Error() string { return e.msg }
 func (e *refusedError) Unwrap() error { return e.kind }
 
 // failure is the error of an adapter's answer that did nothing: why the site refused the
-// pages it needed, when it did, else the call's error or the reason the adapter gave (its
-// outcome). nil means the adapter simply found nothing.
-func failure(resp *Response, err error, docs map[string]*Document) error {
+// pages it was handed (docs), when it did, else the call's error or the reason the adapter
+// gave (its outcome). nil means the adapter simply found nothing.
+func failure(resp *Response, err error, docs []*Document) error {
 	if err == nil && resp.Outcome != "" && resp.Outcome != Success {
 		err = errors.New(resp.Message)
 	}
@@ -280,18 +280,19 @@ func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]
 	}
 	var lastErr error
 	for _, m := range mods {
-		resp, err := s.run(ctx, m, Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}, docs)
+		req := Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}
+		resp, err := s.run(ctx, m, &req, docs)
 		if err == nil && len(resp.Collections) > 0 {
 			return resp.Collections, nil
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if err = failure(resp, err, docs); err != nil {
+		if err = failure(resp, err, req.Docs); err != nil {
 			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpDiscover, "url", home.URL, "err", err)
 			lastErr = fmt.Errorf("discover %s with %s: %w", home.URL, m.Info().Name, err)
 		}
-		if refused := refusal(docs); errors.Is(refused, ErrBlocked) {
+		if refused := refusal(req.Docs); errors.Is(refused, ErrBlocked) {
 			// Finding nothing behind a wall is not finding that there is nothing.
 			return nil, fmt.Errorf("discover %s: %w", home.URL, refused)
 		}
@@ -322,7 +323,8 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 	docs := map[string]*Document{}
 	var lastErr error
 	for _, m := range mods {
-		resp, err := s.run(ctx, m, Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}, docs)
+		req := Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}
+		resp, err := s.run(ctx, m, &req, docs)
 		if err == nil && (len(resp.Listings) > 0 || resp.Next != "") {
 			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead}, nil
 		}
@@ -331,7 +333,7 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 		}
 		// An adapter that could not read the page says so, and the page is not taken for
 		// an empty one: that ended the collection there and lost the rest of its listings.
-		if err = failure(resp, err, docs); err != nil {
+		if err = failure(resp, err, req.Docs); err != nil {
 			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpList, "url", collectionURL, "err", err)
 			lastErr = fmt.Errorf("list %s with %s: %w", collectionURL, m.Info().Name, err)
 			if errors.Is(err, ErrBlocked) {
@@ -384,7 +386,7 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 	answered := false
 	for _, m := range s.forPlatform(platform, OpExtract) {
 		name := m.Info().Name
-		resp, err := s.run(ctx, m, Request{Op: OpExtract, URL: rawURL, Docs: []*Document{page}}, docs)
+		resp, err := s.run(ctx, m, &Request{Op: OpExtract, URL: rawURL, Docs: []*Document{page}}, docs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()

@@ -243,8 +243,8 @@ func TestListSaysWhyAPageWasNotListed(t *testing.T) {
 	}{
 		{collection: "fine", genericCalled: false},
 		{collection: "broken", want: "list https://s/collections/broken with html: collection page: status 503", genericCalled: true},
-		{collection: "gone", want: "https://s/collections/gone?by=html answered 404, https://s/collections/gone?by=shop answered 404", gone: true, genericCalled: true},
-		{collection: "private", want: "https://s/collections/private?by=html: disallowed by robots.txt, https://s/collections/private?by=shop: disallowed by robots.txt", disallowed: true, genericCalled: true},
+		{collection: "gone", want: "list https://s/collections/gone with html: https://s/collections/gone?by=html answered 404", gone: true, genericCalled: true},
+		{collection: "private", want: "list https://s/collections/private with html: https://s/collections/private?by=html: disallowed by robots.txt", disallowed: true, genericCalled: true},
 		{collection: "wall", want: "list https://s/collections/wall with shop: fetch https://s/collections/wall?by=shop: automated access not permitted: Cloudflare answered 403", blocked: true},
 		{collection: "broken", platformOnly: true, want: "list https://s/collections/broken with shop: collection page: status 503"},
 	} {
@@ -271,6 +271,27 @@ func TestListSaysWhyAPageWasNotListed(t *testing.T) {
 		if called := generic.calls > 0; called != tc.genericCalled {
 			t.Errorf("%s: generic adapter called: %v, want %v", name, called, tc.genericCalled)
 		}
+	}
+}
+
+// Why an adapter failed is read from the documents it was handed, not from those another
+// adapter fetched before it: a generic adapter that cannot read a page the store did give
+// is a failure, even after a platform adapter's page was not found.
+func TestAFailureIsJudgedByTheAdaptersOwnPages(t *testing.T) {
+	unreadable := &fake{
+		info: adapter.Info{Name: "html", Capabilities: []adapter.Op{adapter.OpList}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			if len(req.Docs) == 0 {
+				return &adapter.Response{Fetch: []string{req.URL + "?by=html"}}, nil
+			}
+			return &adapter.Response{Outcome: adapter.Other, Message: "no tiles read"}, nil
+		},
+	}
+	pages := fetcher{"https://s/collections/x?by=html": "<html></html>"} // the platform adapter's page: 404
+	set := &adapter.Set{Source: modules{pageLister("shop", "shop"), unreadable}, Fetcher: pages, Logger: quiet}
+	_, err := set.List(context.Background(), "shop", "https://s/collections/x", "", 0)
+	if err == nil || errors.Is(err, adapter.ErrGone) || !strings.Contains(err.Error(), "list https://s/collections/x with html: no tiles read") {
+		t.Fatalf("list: %v, want the html adapter's failure, not a page gone", err)
 	}
 }
 
