@@ -244,6 +244,13 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 		out = append(out, collection{Collection: c, key: u})
 		inputs = append(inputs, catalog.CollectionInput{URL: u, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount})
 	}
+	// A crawl that completed with nothing would leave whoever started it to guess why.
+	switch {
+	case len(out) == 0 && len(found) > 0:
+		return nil, fmt.Errorf("discover collections: the %d found from %s are on other sites, such as %s", len(found), home.URL, found[0].URL)
+	case len(out) == 0:
+		return nil, fmt.Errorf("discover collections: none found from %s (no collection or category pages the adapters recognise)", home.URL)
+	}
 	if err := p.catalog.UpsertCollections(ctx, st.vendor, inputs, time.Now()); err != nil {
 		return nil, err
 	}

@@ -159,3 +159,38 @@ func TestCrawlSaysACollectionHadMorePagesThanItMayList(t *testing.T) {
 		t.Errorf("%d listings linked, want the 9 of the pages listed", len(store.links))
 	}
 }
+
+// discoveringAdapter finds the collections it is given, and lists nothing.
+type discoveringAdapter []string
+
+func (discoveringAdapter) Info() adapter.Info {
+	return adapter.Info{Name: "discovering", Capabilities: []adapter.Op{adapter.OpDiscover, adapter.OpList}}
+}
+
+func (a discoveringAdapter) Call(context.Context, *adapter.Request) (*adapter.Response, error) {
+	resp := &adapter.Response{}
+	for _, u := range a {
+		resp.Collections = append(resp.Collections, adapter.Collection{URL: u})
+	}
+	return resp, nil
+}
+
+// A site where no collection of its own is found (not a store, or one whose categories
+// are not linked from its home page) fails the crawl at discovery, saying so, rather than
+// completing with an empty catalog.
+func TestCrawlThatFindsNoCollectionsSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		found []string
+		want  string
+	}{
+		{nil, "discover collections: none found from https://shop.example/ (no collection or category pages the adapters recognise)"},
+		{[]string{"https://other.example/c/a", "https://other.example/c/b"}, "discover collections: the 2 found from https://shop.example/ are on other sites, such as https://other.example/c/a"},
+	} {
+		store := &siteCatalog{}
+		p := NewPipeline(&adapter.Set{Source: modules{discoveringAdapter(tc.found)}, Fetcher: &refusingSite{}, Logger: slog.New(slog.DiscardHandler)},
+			store, nil, PipelineOptions{Logger: slog.New(slog.DiscardHandler)})
+		if _, err := p.crawl(context.Background(), crawlJob("shop.example")); err == nil || err.Error() != tc.want {
+			t.Errorf("crawl finding %q: %v, want %q", tc.found, err, tc.want)
+		}
+	}
+}
