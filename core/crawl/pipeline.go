@@ -156,9 +156,8 @@ func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collection
 		// The writer has stopped: st.written is no longer changing.
 		return len(st.written), nil
 	}
-	if len(collections) == 0 {
-		return 0, nil
-	}
+	// Never an empty filter, which would count the vendor's every listing: discovery
+	// fails a crawl that found no collection.
 	urls := make([]string, len(collections))
 	for i, c := range collections {
 		urls[i] = c.key
