@@ -287,8 +287,47 @@ var pageOne = page.Request{Number: 1, Size: 1}
 const openPerSlot = 16
 
 // listAll lists every collection not done yet, a few pages at a time, while one writer
-// saves what they find.
+// saves what they find. A collection a page of which the store would not give, its
+// retries spent, is listed again once the others are, as such faults often pass; one that
+// fails again fails the crawl, named.
 func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []collection) error {
+	unlisted, err := p.listOnce(ctx, st, collections)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	var again []collection
+	for _, u := range unlisted {
+		if errors.Is(u.err, errPageCap) {
+			errs = append(errs, u.err) // listed again, it would stop at the same cap
+		} else {
+			again = append(again, u.c)
+		}
+	}
+	if len(again) > 0 {
+		p.opts.Logger.Info("listing again the collections not listed whole", "execution_id", st.job.ID, "collections", len(again))
+		if unlisted, err = p.listOnce(ctx, st, again); err != nil {
+			return err
+		}
+		for _, u := range unlisted {
+			errs = append(errs, u.err)
+		}
+	}
+	return notListedWhole(errs, len(collections))
+}
+
+// errPageCap is a collection that still had pages when crawl.max_pages were listed.
+var errPageCap = errors.New("crawl.max_pages")
+
+// unlistedCollection is a collection that could not be listed whole, and why.
+type unlistedCollection struct {
+	c   collection
+	err error
+}
+
+// listOnce lists the collections not done yet and returns those it could not list whole.
+// An error is one that stops the crawl: a bot wall, a failed write, the crawl's end.
+func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []collection) ([]unlistedCollection, error) {
 	st.mu.Lock()
 	done := map[string]bool{}
 	for _, u := range st.progress.Done {
@@ -299,7 +338,7 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
 	slots := newListSlots(p.opts.Collections)
 	var mu sync.Mutex
-	var unlisted []error
+	var unlisted []unlistedCollection
 	g.Go(func() error { return w.run(gctx) })
 	g.Go(func() error {
 		defer w.close()
@@ -323,10 +362,10 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 					return context.Cause(lctx)
 				}
 				// A page the store would not give, retries spent: the other collections are
-				// still listed, and the crawl fails at the end, naming this one.
+				// still listed.
 				p.opts.Logger.Warn("collection not listed whole", "execution_id", st.job.ID, "collection", c.URL, "err", err)
 				mu.Lock()
-				unlisted = append(unlisted, err)
+				unlisted = append(unlisted, unlistedCollection{c, err})
 				mu.Unlock()
 				return nil
 			})
@@ -334,9 +373,9 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 		return listers.Wait()
 	})
 	if err := g.Wait(); err != nil {
-		return err
+		return nil, err
 	}
-	return notListedWhole(unlisted, len(collections))
+	return unlisted, nil
 }
 
 // notListedWhole is the crawl's error when the collections whose errors are unlisted, of
@@ -360,7 +399,7 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 	for pages := 0; ; {
 		if pages == p.opts.MaxPages {
 			// Cut short, not ended: said, where it once passed for the collection's end.
-			return fmt.Errorf("list %s: stopped after %d pages (crawl.max_pages) with more to come", c.URL, pages)
+			return fmt.Errorf("list %s: stopped after %d pages with more to come (%w)", c.URL, pages, errPageCap)
 		}
 		lp, err := l.listPage(ctx, cursor, pages == 0)
 		if err != nil {

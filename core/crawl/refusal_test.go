@@ -18,9 +18,12 @@ import (
 // disallowed a page robots.txt keeps crawlers from, as the server's fetcher reports them),
 // every other page with 200, and records what was fetched.
 type refusingSite struct {
-	status  map[string]int
-	mu      sync.Mutex
-	fetched []string
+	status map[string]int
+	// failures, when set, is how many times a page in status is refused before it is
+	// given; 0 refuses it always.
+	failures int
+	mu       sync.Mutex
+	fetched  []string
 }
 
 const disallowed = -1
@@ -31,8 +34,18 @@ func (s *refusingSite) Fetch(ctx context.Context, raw string) (*adapter.Document
 	}
 	s.mu.Lock()
 	s.fetched = append(s.fetched, raw)
+	asked := 0
+	for _, u := range s.fetched {
+		if u == raw {
+			asked++
+		}
+	}
 	s.mu.Unlock()
-	switch status := s.status[raw]; status {
+	status := s.status[raw]
+	if s.failures > 0 && asked > s.failures {
+		status = 0
+	}
+	switch status {
 	case 0:
 		return &adapter.Document{URL: raw, Status: http.StatusOK, Header: http.Header{}}, nil
 	case disallowed:
@@ -87,23 +100,26 @@ func (pagingAdapter) Call(_ context.Context, req *adapter.Request) (*adapter.Res
 }
 
 // A collection page the store will not give is not the end of the collection: the crawl
-// lists every other collection, keeps what it found, and fails naming the page, rather
-// than completing with listings silently missing. A collection the store says it does not
+// lists every other collection, keeps what it found, lists that collection again (the
+// fault may pass), and fails naming the page if it does not, rather than completing with
+// listings silently missing. A collection the store says it does not
 // have (404 on its first page) holds nothing and fails nothing; pages robots.txt disallows
 // end their collection there. A bot wall stops the crawl.
 func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 	const shop = "https://shop.example/collections/"
 	for _, tc := range []struct {
-		name    string
-		status  map[string]int
-		err     string // in the crawl's error; "" for none
-		blocked bool
-		links   int
+		name     string
+		status   map[string]int
+		failures int
+		err      string // in the crawl's error; "" for none
+		blocked  bool
+		links    int
 	}{
 		{name: "whole", links: 18},
 		{name: "page failing", status: map[string]int{shop + "hats?page=2": 503},
 			err: "could not list 1 of 3 collections whole (the listings found are saved; crawl again to complete it): list " +
 				shop + "hats with paging: collection page " + shop + "hats?page=2: status 503", links: 15},
+		{name: "page failing for a while", status: map[string]int{shop + "hats?page=2": 503}, failures: 1, links: 18},
 		{name: "two failing", status: map[string]int{shop + "hats?page=2": 503, shop + "socks": 500},
 			err: "could not list 2 of 3 collections whole", links: 9},
 		{name: "collection gone", status: map[string]int{shop + "socks": 404}, links: 12},
@@ -113,7 +129,7 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 			err: "list " + shop + "socks with paging: fetch " + shop + "socks?page=2: automated access not permitted: Cloudflare answered 403"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			site := &refusingSite{status: tc.status}
+			site := &refusingSite{status: tc.status, failures: tc.failures}
 			store := &siteCatalog{}
 			p := NewPipeline(&adapter.Set{Source: modules{pagingAdapter{}}, Fetcher: site, Logger: slog.New(slog.DiscardHandler)},
 				store, nil, PipelineOptions{Collections: 1, Logger: slog.New(slog.DiscardHandler)})
@@ -152,7 +168,7 @@ func TestCrawlSaysACollectionHadMorePagesThanItMayList(t *testing.T) {
 		store, nil, PipelineOptions{MaxPages: 1, Logger: slog.New(slog.DiscardHandler)})
 	_, err := p.crawl(context.Background(), crawlJob("shop.example"))
 	want := "could not list 3 of 3 collections whole (the listings found are saved; crawl again to complete them): list https://shop.example/collections/"
-	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "stopped after 1 pages (crawl.max_pages) with more to come; and 2 more") {
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "stopped after 1 pages with more to come (crawl.max_pages); and 2 more") {
 		t.Fatalf("crawl: %v, want the collections cut short named", err)
 	}
 	if len(store.links) != 9 {

@@ -94,7 +94,7 @@ type siteCatalog struct {
 	catalog.Store
 	mu          sync.Mutex
 	collections []string
-	links       []string          // "listing URL in collection URL"
+	links       []string          // "listing URL in collection URL", each once
 	pages       map[string]string // listing URL -> page URL
 }
 
@@ -120,7 +120,10 @@ func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.L
 		}
 		c.pages[l.URL] = l.PageURL
 		for _, col := range l.CollectionURLs {
-			c.links = append(c.links, l.URL+" in "+col)
+			// A link written again is the same link, as in the catalog.
+			if link := l.URL + " in " + col; !slices.Contains(c.links, link) {
+				c.links = append(c.links, link)
+			}
 		}
 	}
 	return nil
