@@ -203,3 +203,34 @@ func TestAvailabilityFromJSWhenJSONLacksIt(t *testing.T) {
 		}
 	}
 }
+
+// Shopify pages no further than 25,000 products and says so with a 400: past that, the
+// collection ends (its listing goes no further this way), where any other refusal is a
+// page the store failed to give.
+func TestListEndsAtShopifysPagingCap(t *testing.T) {
+	base := "https://shop.example"
+	capped := `{"errors":"Page * Limit exceeds the 25000 limit."}`
+	pageURL := func(page int) string {
+		return base + "/collections/all/products.json?limit=250&page=" + strconv.Itoa(page)
+	}
+	pages := sdktest.Pages{
+		pageURL(101): {URL: pageURL(101), Status: 400, Body: []byte(capped)},
+		pageURL(102): {URL: pageURL(102), Status: 400, Body: []byte(`{"errors":"Bad Request"}`)},
+		pageURL(2):   {URL: pageURL(2), Status: 400, Body: []byte(capped)},
+	}
+	for path, m := range paths(t) {
+		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: pages}
+		for _, tc := range []struct {
+			cursor string
+			ends   bool
+		}{{"101", true}, {"102", false}, {"2", false}} {
+			page, err := set.List(context.Background(), "shopify", base+"/collections/all", tc.cursor, 0)
+			switch {
+			case tc.ends && (err != nil || len(page.Listings) > 0 || page.Next != ""):
+				t.Errorf("%s: page %s: %+v %v, want the collection's end", path, tc.cursor, page, err)
+			case !tc.ends && (err == nil || !strings.Contains(err.Error(), "collection all page "+tc.cursor+": status 400")):
+				t.Errorf("%s: page %s: %+v %v, want a failure", path, tc.cursor, page, err)
+			}
+		}
+	}
+}

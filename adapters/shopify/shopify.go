@@ -174,6 +174,10 @@ func handleIn(u *url.URL, marker string) string {
 // maximum.
 const PageSize = 250
 
+// pagingCap is the most products Shopify pages through in a listing of 250 a page
+// (/products.json for certain, and a store may apply it to its collections too).
+const pagingCap = 25_000
+
 // maxAhead bounds the pages a first page names ahead, whatever count the store gives: the
 // listing goes on from the last one's Next.
 const maxAhead = 2000
@@ -203,6 +207,12 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.ErrPending
 	}
 	if !d.OK() {
+		if d.Status == 400 && page*PageSize > pagingCap && d.Contains("25000") {
+			// Shopify pages no further ("Page * Limit exceeds the 25000 limit."): what lies
+			// beyond cannot be listed this way. It is the collection's end here, not a page
+			// the store failed to give, which would fail the crawl.
+			return sdk.Page{}, nil
+		}
 		return sdk.Page{}, sdk.Fail("collection %s page %d: %s", handle, page, d.Failure())
 	}
 	products := d.JSON()
