@@ -234,3 +234,17 @@ func TestListEndsAtShopifysPagingCap(t *testing.T) {
 		}
 	}
 }
+
+// A store not open yet redirects its home page to its password page, which the host hands
+// over as the home page: discovery says why there is nothing to crawl, rather than finding
+// only "all" and it empty.
+func TestDiscoverSaysAStoreIsPasswordProtected(t *testing.T) {
+	for path, m := range paths(t) {
+		home := &adapter.Document{URL: "https://shop.example/password", Status: 200, Body: []byte("<html>Opening soon</html>")}
+		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: sdktest.Pages{}}
+		cols, err := set.Discover(context.Background(), "shopify", home)
+		if err == nil || !strings.Contains(err.Error(), "the store is password protected: its pages redirect to https://shop.example/password") {
+			t.Errorf("%s: %v %v, want the password page named", path, cols, err)
+		}
+	}
+}

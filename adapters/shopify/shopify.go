@@ -86,11 +86,17 @@ func originOf(u *url.URL) string {
 }
 
 // Discover lists collections from /collections.json and from the sitemap's collection
-// sitemaps, merged and in that order, then /collections/all when neither named it.
+// sitemaps, merged and in that order, then /collections/all when neither named it. A
+// store behind its password page (the home page the host hands over is that page) fails.
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	base := origin(c.URL())
 	if base == "" {
 		return nil, sdk.Fail("bad site URL %q", c.URL())
+	}
+	if u, err := url.Parse(c.URL()); err == nil && u.Path == "/password" {
+		// A store not open yet sends every page to its password page: its collections
+		// would all read as empty.
+		return nil, sdk.Fail("the store is password protected: its pages redirect to %s", c.URL())
 	}
 	cj := c.Need(base + "/collections.json?limit=250")
 	sm := c.Need(base + "/sitemap.xml")
