@@ -378,8 +378,8 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 	return unlisted, nil
 }
 
-// notListedWhole is the crawl's error when the collections whose errors are unlisted, of
-// all it had, could not be listed whole; nil when there are none. It names the first.
+// notListedWhole is the crawl's error when some of its all collections could not be listed
+// whole, unlisted saying why for each; nil when there are none. It names the first.
 func notListedWhole(unlisted []error, all int) error {
 	switch len(unlisted) {
 	case 0:
