@@ -135,13 +135,17 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	if err := p.listAll(ctx, st, collections); err != nil {
 		return nil, err
 	}
-	job.Step(stepListingsIdx, execution.Completed)
-	log.Info("collections listed", "elapsed", time.Since(started))
-
 	total, err := p.listingsTotal(ctx, st, collections, resumed)
 	if err != nil {
 		return nil, err
 	}
+	if total == 0 {
+		// Stores have products: collections that show none say that their pages could not
+		// be read, which a crawl that completed empty would not.
+		return nil, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read (its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)", len(collections))
+	}
+	job.Step(stepListingsIdx, execution.Completed)
+	log.Info("collections listed", "elapsed", time.Since(started))
 	log.Info("crawl completed", "collections", len(collections), "listings", total, "elapsed", time.Since(started))
 	return Result{CollectionsTotal: len(collections), ListingsTotal: total, Method: &method}, nil
 }

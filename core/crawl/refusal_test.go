@@ -176,7 +176,7 @@ func TestCrawlSaysACollectionHadMorePagesThanItMayList(t *testing.T) {
 	}
 }
 
-// discoveringAdapter finds the collections it is given, and lists nothing.
+// discoveringAdapter finds the collections it is given, each empty.
 type discoveringAdapter []string
 
 func (discoveringAdapter) Info() adapter.Info {
@@ -208,5 +208,18 @@ func TestCrawlThatFindsNoCollectionsSaysSo(t *testing.T) {
 		if _, err := p.crawl(context.Background(), crawlJob("shop.example")); err == nil || err.Error() != tc.want {
 			t.Errorf("crawl finding %q: %v, want %q", tc.found, err, tc.want)
 		}
+	}
+}
+
+// Collections none of which shows a listing the adapters can read (pages drawn by
+// JavaScript, a store with no products yet) fail the crawl at the listing, saying so,
+// rather than completing with an empty catalog.
+func TestCrawlThatFindsNoListingsSaysSo(t *testing.T) {
+	found := discoveringAdapter{"https://shop.example/c/a", "https://shop.example/c/b"}
+	p := NewPipeline(&adapter.Set{Source: modules{found}, Fetcher: &refusingSite{}, Logger: slog.New(slog.DiscardHandler)},
+		&siteCatalog{}, nil, PipelineOptions{Logger: slog.New(slog.DiscardHandler)})
+	_, err := p.crawl(context.Background(), crawlJob("shop.example"))
+	if want := "list collections: none of the 2 found shows a listing the adapters can read"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("crawl: %v, want %q", err, want)
 	}
 }
