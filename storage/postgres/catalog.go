@@ -212,6 +212,11 @@ func lockVendor(ctx context.Context, tx pgx.Tx, host string, at time.Time) (int6
 	return id, nil
 }
 
+// planWriteSQL sets, for the write's transaction, how writeListingsSQL is planned (see
+// UpsertListings).
+const planWriteSQL = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+	set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`
+
 const lockVendorSQL = `
 	INSERT INTO vendors (host, first_seen_by_service, last_updated_by_service) VALUES ($1, $2, $2)
 	ON CONFLICT (host) DO UPDATE SET last_updated_by_service = $2
@@ -272,7 +277,13 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	// most crawls. The generic plan has the custom one's shape but for refreshing existing
 	// listings, where it probes the primary key and the custom plan read and hashed the
 	// whole listings table (a recrawl's write of 2,000 listings: 70 against 97-112 ms).
-	batch.Queue("SET LOCAL plan_cache_mode = force_generic_plan")
+	// That shape holds only when the plan is made with the tables' statistics; made at a
+	// fresh database's first write, as a first crawl does, it joined the listings it
+	// refreshes by reading the whole table and probed each listing's links with a bitmap
+	// scan, and the connection kept the plan until the tables were next analyzed. Every
+	// table this statement reads it reads by key, so its transaction prices sequential and
+	// bitmap scans out: a 10,000-product Shopify crawl costs Postgres a fifth less CPU.
+	batch.Queue(planWriteSQL)
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
 		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
