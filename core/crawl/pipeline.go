@@ -405,7 +405,7 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 			// Cut short, not ended: said, where it once passed for the collection's end.
 			return fmt.Errorf("list %s: stopped after %d pages with more to come (%w)", c.URL, pages, errPageCap)
 		}
-		lp, err := l.listPage(ctx, cursor, pages == 0)
+		lp, err := l.listPage(ctx, cursor, pages == 0, false)
 		if err != nil {
 			if l.endsHere(err, pages == 0) {
 				break
@@ -469,16 +469,13 @@ type collectionLister struct {
 	size int
 }
 
-// listPage lists the page at cursor (the collection's first when first is set) and queues
-// its listings.
-func (l *collectionLister) listPage(ctx context.Context, cursor string, first bool) (adapter.ListPage, error) {
+// listPage lists the page at cursor (the collection's first when first is set, one its
+// adapter named ahead when ahead is) and queues its listings.
+func (l *collectionLister) listPage(ctx context.Context, cursor string, first, ahead bool) (adapter.ListPage, error) {
 	l.mu.Lock()
-	size, remaining := l.size, max(l.size-l.found, 0)
+	size, found := l.size, l.found
 	l.mu.Unlock()
-	if size == 0 && first {
-		remaining = unexplored
-	}
-	if err := l.slots.acquire(ctx, remaining); err != nil {
+	if err := l.slots.acquire(ctx, pagePriority(first, ahead, size, found)); err != nil {
 		return adapter.ListPage{}, err
 	}
 	lp, err := l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
@@ -523,7 +520,7 @@ func (l *collectionLister) listAhead(ctx context.Context, cursors []string) (ada
 	var last adapter.ListPage
 	for i, cursor := range cursors {
 		g.Go(func() error {
-			lp, err := l.listPage(gctx, cursor, false)
+			lp, err := l.listPage(gctx, cursor, false, true)
 			if i == len(cursors)-1 {
 				last = lp
 			}

@@ -127,15 +127,61 @@ func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
 		t.Errorf("first pages listed %q, want one of each collection", calls[:3])
 	}
 	// From then to long's last page, no two other pages are listed in a row.
-	last := slices.Index(calls, "long")
+	neverWaitsTwice(t, calls, "long", 3)
+}
+
+// A collection of unknown size pages on beside collections whose pages are named ahead,
+// rather than after them: its pages form a chain, each named by the one before, that ends
+// the crawl no sooner than its length, while pages named ahead can be listed at any time.
+// It is Shopify's every-product collection, which no store gives a count for.
+func TestListAllAdvancesAChainOfUnknownLengthBeforePagesNamedAhead(t *testing.T) {
+	store := &pagedStore{
+		pages:    map[string]int{"all": 4, "a": 3, "b": 3},
+		listTime: 50 * time.Millisecond, // far longer than a lister takes to queue again
+	}
+	set := &adapter.Set{Source: modules{store}}
+	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 1})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	counted := 30 // a and b's counts at discovery: their first pages name the two others
+	var collections []collection
+	for _, name := range []string{"a", "b", "all"} {
+		u := "https://shop.example/" + name
+		c := collection{Collection: adapter.Collection{URL: u}, key: u}
+		if name != "all" {
+			c.ProductsCount = &counted
+		}
+		collections = append(collections, c)
+	}
+	if err := p.listAll(context.Background(), st, collections); err != nil {
+		t.Fatal(err)
+	}
+	calls := store.calls
+	if st.progress.ListingsFound != 100 || len(calls) != 10 {
+		t.Fatalf("%d listings found in %d pages, want 100 in 10: %q", st.progress.ListingsFound, len(calls), calls)
+	}
+	// The first pages come first (they name the pages after them), all's before the others
+	// (its first page may state its size); from then to all's last page, no two other pages
+	// are listed in a row.
+	if !slices.Equal(calls[:3], []string{"all", "a", "b"}) {
+		t.Errorf("first pages listed %q, want all's, a's and b's", calls[:3])
+	}
+	neverWaitsTwice(t, calls, "all", 3)
+}
+
+// neverWaitsTwice fails t when, from calls[from] to collection's last page, two pages of
+// other collections were listed in a row: with one slot, the collection's next page
+// waited while another was listed after it was queued.
+func neverWaitsTwice(t *testing.T, calls []string, collection string, from int) {
+	t.Helper()
+	last := 0
 	for i, c := range calls {
-		if c == "long" {
+		if c == collection {
 			last = i
 		}
 	}
-	for i := 3; i < last; i++ {
-		if calls[i] != "long" && calls[i+1] != "long" {
-			t.Fatalf("%s and %s listed in a row while long waited: %q", calls[i], calls[i+1], calls)
+	for i := from; i < last; i++ {
+		if calls[i] != collection && calls[i+1] != collection {
+			t.Fatalf("%s and %s listed in a row while %s waited: %q", calls[i], calls[i+1], collection, calls)
 		}
 	}
 }

@@ -7,15 +7,9 @@ import (
 	"sync"
 )
 
-// listSlots bounds the collection pages a crawl lists at once and decides which collection
-// lists next. A collection's pages come one after another (each page names the next), so
-// a crawl ends no sooner than its longest collection: a free slot goes to the waiting
-// collection with the most listings known to remain (from the counts the store gives at
-// discovery or on a collection's pages, largest first), and among collections with no
-// known count to the one that has waited longest, so that they take turns. A collection
-// of unknown size not listed yet goes before all: its first page may state its size. A
-// long collection discovered last is then listed alongside the others instead of alone at
-// the end, as it was when each lister kept one collection to its end.
+// listSlots bounds the collection pages a crawl lists at once and decides which page
+// lists next: the waiting one of highest priority (see pagePriority), and among equals the
+// one that has waited longest, so that collections alike take turns.
 type listSlots struct {
 	mu      sync.Mutex
 	free    int
@@ -23,34 +17,47 @@ type listSlots struct {
 }
 
 type slotWaiter struct {
-	remaining int // listings known to remain; 0 when unknown, unexplored
-	granted   chan struct{}
+	priority int
+	granted  chan struct{}
 }
 
-// unexplored is the remaining of a collection of unknown size whose first page is not
-// listed yet.
-const unexplored = -1
-
-// rank orders waiters: the higher lists first.
-func (w *slotWaiter) rank() int {
-	if w.remaining == unexplored {
+// pagePriority is the claim on a slot of a collection's page: its first page (first),
+// one its adapter named ahead (ahead), or the next; size is the collection's size as far
+// as the store says (0 when it says nothing), found its listings found so far.
+//
+// A collection's pages come one after another, each named by the one before, unless its
+// adapter names them ahead; a crawl ends no sooner than its longest such chain, so chains
+// go first, the longest known first. In order: the first page of a collection of unknown
+// size (it may state the size); the next page of the collection with the most listings
+// known to remain (from the counts the store gives at discovery or on its pages); the
+// next page of a collection of unknown size, those taking turns; last, pages named ahead,
+// which no page waits on: their collection's later pages are asked for already. A long
+// collection discovered last is then listed alongside the others instead of alone at the
+// end, and so is one of unknown size beside collections whose pages are named ahead, as
+// Shopify's every-product collection, whose size no store states, is beside the others.
+func pagePriority(first, ahead bool, size, found int) int {
+	switch {
+	case ahead:
+		return 0
+	case size == 0 && first:
 		return math.MaxInt
+	case size == 0:
+		return 1
 	}
-	return w.remaining
+	return 2 + max(size-found, 0)
 }
 
 func newListSlots(n int) *listSlots { return &listSlots{free: n} }
 
-// acquire waits for a slot. remaining is the listings the caller's collection is known to
-// still hold: 0 when unknown, unexplored before its first page when unknown.
-func (s *listSlots) acquire(ctx context.Context, remaining int) error {
+// acquire waits for a slot for a page of the given priority (see pagePriority).
+func (s *listSlots) acquire(ctx context.Context, priority int) error {
 	s.mu.Lock()
 	if s.free > 0 && len(s.waiting) == 0 {
 		s.free--
 		s.mu.Unlock()
 		return nil
 	}
-	w := &slotWaiter{remaining: remaining, granted: make(chan struct{})}
+	w := &slotWaiter{priority: priority, granted: make(chan struct{})}
 	s.waiting = append(s.waiting, w)
 	s.mu.Unlock()
 
@@ -79,9 +86,9 @@ func (s *listSlots) release() {
 		s.free++
 		return
 	}
-	next := 0 // the highest rank, the longest waiting among equals
+	next := 0 // the highest priority, the longest waiting among equals
 	for i, w := range s.waiting {
-		if w.rank() > s.waiting[next].rank() {
+		if w.priority > s.waiting[next].priority {
 			next = i
 		}
 	}

@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -31,28 +32,52 @@ func waiters(s *listSlots) int {
 	return len(s.waiting)
 }
 
-// A free slot goes to a collection of unknown size not listed yet, then to the one with
-// the most listings known to remain, then, among those with no count, to the one that has
-// waited longest.
-func TestSlotsGoUnexploredThenLargestRemainingThenInTurn(t *testing.T) {
+// A free slot goes to the waiting page of highest priority, the longest waiting among
+// equals.
+func TestSlotsGoByPriorityThenInTurn(t *testing.T) {
 	s := newListSlots(1)
 	if err := s.acquire(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
-	granted := make(chan string, 4)
-	waitFor(t, s, "unknown-a", 0, granted)
-	waitFor(t, s, "small", 300, granted)
-	waitFor(t, s, "unknown-b", 0, granted)
-	waitFor(t, s, "large", 3000, granted)
-	waitFor(t, s, "unexplored", unexplored, granted)
+	granted := make(chan string, 5)
+	waitFor(t, s, "low-a", 1, granted)
+	waitFor(t, s, "middle", 300, granted)
+	waitFor(t, s, "low-b", 1, granted)
+	waitFor(t, s, "high", 3000, granted)
+	waitFor(t, s, "highest", math.MaxInt, granted)
 
 	var order []string
 	for range 5 {
 		s.release()
 		order = append(order, <-granted)
 	}
-	if want := []string{"unexplored", "large", "small", "unknown-a", "unknown-b"}; !slices.Equal(order, want) {
+	if want := []string{"highest", "high", "middle", "low-a", "low-b"}; !slices.Equal(order, want) {
 		t.Errorf("granted %q, want %q", order, want)
+	}
+}
+
+// Pages are ranked: the first page of a collection of unknown size, then the next page
+// of the collection with the most listings known to remain, then the next page of one of
+// unknown size, then pages named ahead.
+func TestPagePriorityPutsChainsFirst(t *testing.T) {
+	ranked := []struct {
+		name         string
+		first, ahead bool
+		size, found  int
+	}{
+		{"first page, size unknown", true, false, 0, 0},
+		{"first page, 1,000 known", true, false, 1000, 0},
+		{"next page, 700 of 1,000 to go", false, false, 1000, 300},
+		{"next page, 20 of 100 to go", false, false, 100, 80},
+		{"next page past the count", false, false, 100, 120},
+		{"next page, size unknown", false, false, 0, 5000},
+		{"named ahead", false, true, 1000, 250},
+	}
+	for i := 1; i < len(ranked); i++ {
+		a, b := ranked[i-1], ranked[i]
+		if pa, pb := pagePriority(a.first, a.ahead, a.size, a.found), pagePriority(b.first, b.ahead, b.size, b.found); pa <= pb {
+			t.Errorf("%s (%d) does not rank above %s (%d)", a.name, pa, b.name, pb)
+		}
 	}
 }
 
