@@ -30,7 +30,8 @@ func (c *Call) Cursor() string { return c.cursor }
 
 // Total is, in a list call, the products the collection holds as far as the host knows
 // (the store's count at discovery, or what a page stated); 0 when unknown. An adapter
-// whose cursors are page numbers can then name every later page at once (Page.Ahead).
+// whose cursors are page numbers can then name every later page at once (Page.Ahead),
+// and without it the next few.
 func (c *Call) Total() int { return c.total }
 
 // Round counts the calls of this operation so far, from 0.

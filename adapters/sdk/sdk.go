@@ -144,10 +144,12 @@ type Page struct {
 	// lists the longest collections first, so that one is not left to page on alone at
 	// the end of a crawl.
 	Total int
-	// Ahead are the cursors of later pages when the adapter knows them now (page numbers
-	// up to Call.Total's last page): the host may list them at once, in any order, rather
-	// than one after another, and goes on from the last one's Next. Next is still set, for
-	// hosts that list one page after another.
+	// Ahead are the cursors of later pages the adapter can name now (page numbers up to
+	// Call.Total's last page; when the total is unknown, the next few): the host may list
+	// them at once, in any order, rather than one after another. It goes on from the first
+	// that ends the collection (no Next, no Ahead), asking for none past it that it has not
+	// asked for yet, else from the last one's Ahead or Next. Next is still set, for hosts
+	// that list one page after another.
 	Ahead []string
 }
 

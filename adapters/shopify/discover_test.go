@@ -160,6 +160,14 @@ func TestListPagesThroughACollection(t *testing.T) {
 		if want := []string{"2", "3", "4"}; !slices.Equal(sized.Ahead, want) || sized.Next != "2" {
 			t.Errorf("%s: first page of a collection of %d: ahead %q, next %q; want %q and 2", path, 3*PageSize+1, sized.Ahead, sized.Next, want)
 		}
+		// Not told its size, a full page names the next few.
+		unsized, err := set.List(context.Background(), "shopify", base+"/collections/all", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"2", "3", "4", "5"}; !slices.Equal(unsized.Ahead, want) || unsized.Next != "2" {
+			t.Errorf("%s: full first page of a collection of unknown size: ahead %q, next %q; want %q and 2", path, unsized.Ahead, unsized.Next, want)
+		}
 		// A count beyond belief names no more than maxAhead pages.
 		huge, err := set.List(context.Background(), "shopify", base+"/collections/all", "", 1<<40)
 		if err != nil {

@@ -188,9 +188,15 @@ const pagingCap = 25_000
 // listing goes on from the last one's Next.
 const maxAhead = 2000
 
+// probeAhead is the pages a full page names ahead when the collection's size is unknown
+// (Shopify's "all" has no count): the host lists them at once and asks for none past the
+// first that ends the collection. Few, for those it asked already may lie past the end.
+const probeAhead = 4
+
 // List reads one page of /collections/{handle}/products.json; the cursor is the page
 // number. The first page of a collection whose size the host knows names every later page
-// (Ahead), for the host to list at once.
+// (Ahead), for the host to list at once; any full page of a collection of unknown size
+// names the next few.
 func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	u, err := url.Parse(c.URL())
 	if err != nil {
@@ -226,11 +232,15 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	var out sdk.Page
 	if n, _ := products.Get("products.#").Float(); n == PageSize {
 		out.Next = strconv.Itoa(page + 1)
-		if page == 1 {
-			last := min((c.Total()+PageSize-1)/PageSize, maxAhead+1)
-			for p := 2; p <= last; p++ {
-				out.Ahead = append(out.Ahead, strconv.Itoa(p))
-			}
+		last := page + probeAhead
+		switch {
+		case c.Total() > 0 && page == 1:
+			last = min((c.Total()+PageSize-1)/PageSize, maxAhead+1)
+		case c.Total() > 0:
+			last = page
+		}
+		for p := page + 1; p <= last; p++ {
+			out.Ahead = append(out.Ahead, strconv.Itoa(p))
 		}
 	}
 	return out, nil

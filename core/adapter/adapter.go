@@ -127,7 +127,7 @@ type Response struct {
 	Listings    []Listing        `json:"listings,omitempty"`
 	Next        string           `json:"next,omitempty"`
 	Total       int              `json:"total,omitempty"` // the listed collection's products as its page says; 0: unknown
-	Ahead       []string         `json:"ahead,omitempty"` // cursors of later pages known now, to list at once
+	Ahead       []string         `json:"ahead,omitempty"` // cursors of later pages named now, to list at once
 	Product     *product.Product `json:"product,omitempty"`
 	// Outcome says why there is no product; empty means success when Product is set.
 	Outcome Outcome `json:"outcome,omitempty"`

@@ -307,8 +307,9 @@ type ListPage struct {
 	Next     string
 	// Total is the products the whole collection holds as the page says; 0 when unknown.
 	Total int
-	// Ahead are the cursors of later pages, known now: they may be listed at once, in any
-	// order, and the listing goes on from the last one's Next.
+	// Ahead are the cursors of later pages, named now: they may be listed at once, in any
+	// order. The listing goes on from the first that ends the collection (no Next, no
+	// Ahead), and those after it need not be listed; else from the last one.
 	Ahead []string
 }
 

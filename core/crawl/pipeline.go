@@ -399,36 +399,32 @@ func notListedWhole(unlisted []error, all int) error {
 // listings for w.
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter, stop context.CancelCauseFunc) error {
 	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, stop: stop, size: count(c.Collection)}
-	cursor := ""
-	for pages := 0; ; {
+	// Each round lists the page the last one named next, or the pages it named ahead: those
+	// are listed at once, not each after the one before, for a long collection's pages in a
+	// row were a crawl's longest wait.
+	cursors, first := []string{""}, true
+	for pages := 0; len(cursors) > 0; first = false {
 		if pages == p.opts.MaxPages {
 			// Cut short, not ended: said, where it once passed for the collection's end.
 			return fmt.Errorf("list %s: stopped after %d pages with more to come (%w)", c.URL, pages, errPageCap)
 		}
-		lp, err := l.listPage(ctx, cursor, pages == 0, false)
+		cursors = cursors[:min(len(cursors), p.opts.MaxPages-pages)]
+		lp, cursor, err := l.listRound(ctx, cursors, first)
 		if err != nil {
-			if l.endsHere(err, pages == 0) {
+			if l.endsHere(err, first) {
 				break
 			}
 			return err
 		}
-		pages++
-		if ahead := lp.Ahead[:min(len(lp.Ahead), p.opts.MaxPages-pages)]; len(ahead) > 0 {
-			// Pages the adapter named in advance are listed at once, not each after the one
-			// before: a long collection's pages in a row were a crawl's longest wait.
-			if lp, err = l.listAhead(ctx, ahead); err != nil {
-				if l.endsHere(err, false) {
-					break
-				}
-				return err
-			}
-			pages += len(ahead)
-			cursor = ahead[len(ahead)-1]
+		pages += len(cursors)
+		switch {
+		case len(lp.Ahead) > 0:
+			cursors = lp.Ahead
+		case lp.Next != "" && lp.Next != cursor:
+			cursors = []string{lp.Next}
+		default:
+			cursors = nil
 		}
-		if lp.Next == "" || lp.Next == cursor {
-			break
-		}
-		cursor = lp.Next
 	}
 	l.mu.Lock()
 	found := l.found
@@ -496,39 +492,70 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 		}
 		inputs = append(inputs, listingInput(u, listing, l.c.key))
 	}
+	if len(inputs) > 0 {
+		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
+			return lp, err
+		}
+	}
 	l.mu.Lock()
 	l.found += len(inputs)
 	if lp.Total > 0 {
 		l.size = lp.Total
 	}
 	l.mu.Unlock()
-	if len(inputs) > 0 {
-		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
-			return lp, err
-		}
-	}
 	return lp, nil
 }
 
-// listAhead lists the pages at cursors at once, as the slots allow, and returns the last
-// one's page, from which the listing goes on.
-func (l *collectionLister) listAhead(ctx context.Context, cursors []string) (adapter.ListPage, error) {
+// listRound lists the pages at cursors: one, the collection's first when first is set, or
+// several named ahead, at once as the slots allow. It returns the page the listing goes on
+// from, and its cursor: the first that ends the collection, naming no page after it, else
+// the last. Pages named past that end and not yet asked for are not asked for: an adapter
+// that cannot know where a collection ends names a few pages at a time, some of which lie
+// beyond it.
+func (l *collectionLister) listRound(ctx context.Context, cursors []string, first bool) (adapter.ListPage, string, error) {
+	if len(cursors) == 1 {
+		lp, err := l.listPage(ctx, cursors[0], first, false)
+		return lp, cursors[0], err
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	// No more of a collection's pages wait for a slot than there are slots: one of
 	// thousands of pages holds a few goroutines, not thousands.
 	g.SetLimit(l.p.opts.Collections)
-	var last adapter.ListPage
+	pages := make([]adapter.ListPage, len(cursors))
+	pageCtxs := make([]context.Context, len(cursors))
+	stops := make([]context.CancelFunc, len(cursors))
+	for i := range cursors {
+		pageCtxs[i], stops[i] = context.WithCancel(gctx)
+		defer stops[i]()
+	}
+	var mu sync.Mutex
+	end := len(cursors) // the first page that ends the collection, so far
 	for i, cursor := range cursors {
 		g.Go(func() error {
-			lp, err := l.listPage(gctx, cursor, false, true)
-			if i == len(cursors)-1 {
-				last = lp
+			lp, err := l.listPage(pageCtxs[i], cursor, false, true)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil && (i > end || gctx.Err() == nil && pageCtxs[i].Err() != nil):
+				return nil // past the end: its answer, or that it has none, says nothing
+			case err != nil:
+				return err
 			}
-			return err
+			pages[i] = lp
+			if lp.Next == "" && len(lp.Ahead) == 0 && i < end {
+				end = i
+				for _, stop := range stops[i+1:] {
+					stop()
+				}
+			}
+			return nil
 		})
 	}
-	err := g.Wait()
-	return last, err
+	if err := g.Wait(); err != nil {
+		return adapter.ListPage{}, "", err
+	}
+	last := min(end, len(cursors)-1)
+	return pages[last], cursors[last], nil
 }
 
 // listingInput is l for the catalog: u is its canonical URL; l's own, when it differs, is

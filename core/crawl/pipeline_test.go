@@ -22,10 +22,17 @@ type pagedStore struct {
 	pages    map[string]int
 	stating  map[string]bool
 	listTime time.Duration
+	// probing: collections whose full pages name the next probe pages ahead, as an adapter
+	// does that does not know a collection's size; pages past the end list nothing.
+	probing map[string]bool
+	probe   int
 
 	mu                    sync.Mutex
 	calls                 []string
+	pagesCalled           []int
 	inFlight, maxInFlight int
+	// together: pages listed while another page was being listed.
+	together map[string]bool
 }
 
 func (s *pagedStore) Info() adapter.Info {
@@ -36,6 +43,12 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 	s.mu.Lock()
 	s.inFlight++
 	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	if s.inFlight > 1 {
+		if s.together == nil {
+			s.together = map[string]bool{}
+		}
+		s.together[req.URL+"#"+req.Cursor] = true
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -54,13 +67,22 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 	}
 	s.mu.Lock()
 	s.calls = append(s.calls, name)
+	s.pagesCalled = append(s.pagesCalled, page)
 	s.mu.Unlock()
 	const perPage = 10
 	resp := &adapter.Response{}
+	if page > s.pages[name] {
+		return resp, nil
+	}
 	for i := range perPage {
 		resp.Listings = append(resp.Listings, adapter.Listing{URL: fmt.Sprintf("%s/p%d-%d", req.URL, page, i)})
 	}
-	if page < s.pages[name] {
+	if s.probing[name] {
+		resp.Next = strconv.Itoa(page + 1)
+		for p := page + 1; p <= page+s.probe; p++ {
+			resp.Ahead = append(resp.Ahead, strconv.Itoa(p))
+		}
+	} else if page < s.pages[name] {
 		resp.Next = strconv.Itoa(page + 1)
 		if s.stating[name] {
 			resp.Total = s.pages[name] * perPage
@@ -130,6 +152,33 @@ func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
 	neverWaitsTwice(t, calls, "long", 3)
 }
 
+// The pages an adapter names ahead of a collection whose size it does not know, a few at a
+// time, are listed at once, each few from the last page of the few before; past the first
+// page that ends the collection, no page not yet asked for is asked for, and every listing
+// is found once.
+func TestListAllProbesAheadOfACollectionOfUnknownSize(t *testing.T) {
+	store := &pagedStore{pages: map[string]int{"all": 6}, probing: map[string]bool{"all": true}, probe: 4, listTime: 20 * time.Millisecond}
+	set := &adapter.Set{Source: modules{store}}
+	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 2})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	collections := []collection{{Collection: adapter.Collection{URL: "https://shop.example/all"}, key: "https://shop.example/all"}}
+	if err := p.listAll(context.Background(), st, collections); err != nil {
+		t.Fatal(err)
+	}
+	if st.progress.ListingsFound != 60 {
+		t.Errorf("%d listings found, want 60", st.progress.ListingsFound)
+	}
+	// Page 5 names 6 to 9; 6, the last with listings, and 7 take the two slots, and their
+	// answers end the collection before 8 or 9 is listed.
+	called := slices.Sorted(slices.Values(store.pagesCalled))
+	if want := []int{1, 2, 3, 4, 5, 6, 7}; !slices.Equal(called, want) {
+		t.Errorf("pages listed %v, want %v", called, want)
+	}
+	if !store.together["https://shop.example/all#6"] && !store.together["https://shop.example/all#7"] {
+		t.Errorf("pages 6 and 7 were listed one after the other, want them at once (pages named by page 5)")
+	}
+}
+
 // A collection of unknown size pages on beside collections whose pages are named ahead,
 // rather than after them: its pages form a chain, each named by the one before, that ends
 // the crawl no sooner than its length, while pages named ahead can be listed at any time.
@@ -159,11 +208,10 @@ func TestListAllAdvancesAChainOfUnknownLengthBeforePagesNamedAhead(t *testing.T)
 	if st.progress.ListingsFound != 100 || len(calls) != 10 {
 		t.Fatalf("%d listings found in %d pages, want 100 in 10: %q", st.progress.ListingsFound, len(calls), calls)
 	}
-	// The first pages come first (they name the pages after them), all's before the others
-	// (its first page may state its size); from then to all's last page, no two other pages
-	// are listed in a row.
-	if !slices.Equal(calls[:3], []string{"all", "a", "b"}) {
-		t.Errorf("first pages listed %q, want all's, a's and b's", calls[:3])
+	// The first pages come first (they name the pages after them); from then to all's last
+	// page, no two other pages are listed in a row.
+	if firsts := slices.Sorted(slices.Values(calls[:3])); !slices.Equal(firsts, []string{"a", "all", "b"}) {
+		t.Errorf("first pages listed %q, want one of each collection", calls[:3])
 	}
 	neverWaitsTwice(t, calls, "all", 3)
 }

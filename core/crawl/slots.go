@@ -30,19 +30,21 @@ type slotWaiter struct {
 // go first, the longest known first. In order: the first page of a collection of unknown
 // size (it may state the size); the next page of the collection with the most listings
 // known to remain (from the counts the store gives at discovery or on its pages); the
-// next page of a collection of unknown size, those taking turns; last, pages named ahead,
-// which no page waits on: their collection's later pages are asked for already. A long
-// collection discovered last is then listed alongside the others instead of alone at the
-// end, and so is one of unknown size beside collections whose pages are named ahead, as
-// Shopify's every-product collection, whose size no store states, is beside the others.
+// next pages of a collection of unknown size, named ahead or not (an adapter names a few
+// at a time, and the next few wait on them), those collections taking turns; last, pages
+// named ahead of a collection of known size, which no page waits on: its later pages are
+// asked for already. A long collection discovered last is then listed alongside the
+// others instead of alone at the end, and so is one of unknown size beside collections
+// whose pages are named ahead, as Shopify's every-product collection, whose size no store
+// states, is beside the others.
 func pagePriority(first, ahead bool, size, found int) int {
 	switch {
-	case ahead:
-		return 0
 	case size == 0 && first:
 		return math.MaxInt
 	case size == 0:
 		return 1
+	case ahead:
+		return 0
 	}
 	return 2 + max(size-found, 0)
 }

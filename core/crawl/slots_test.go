@@ -57,8 +57,8 @@ func TestSlotsGoByPriorityThenInTurn(t *testing.T) {
 }
 
 // Pages are ranked: the first page of a collection of unknown size, then the next page
-// of the collection with the most listings known to remain, then the next page of one of
-// unknown size, then pages named ahead.
+// of the collection with the most listings known to remain, then the next pages of one of
+// unknown size, named ahead or not, then pages named ahead of a collection of known size.
 func TestPagePriorityPutsChainsFirst(t *testing.T) {
 	ranked := []struct {
 		name         string
@@ -71,7 +71,10 @@ func TestPagePriorityPutsChainsFirst(t *testing.T) {
 		{"next page, 20 of 100 to go", false, false, 100, 80},
 		{"next page past the count", false, false, 100, 120},
 		{"next page, size unknown", false, false, 0, 5000},
-		{"named ahead", false, true, 1000, 250},
+		{"named ahead, size known", false, true, 1000, 250},
+	}
+	if ahead, next := pagePriority(false, true, 0, 250), pagePriority(false, false, 0, 250); ahead != next {
+		t.Errorf("a page named ahead of a collection of unknown size ranks %d, its next page %d: want them equal", ahead, next)
 	}
 	for i := 1; i < len(ranked); i++ {
 		a, b := ranked[i-1], ranked[i]
