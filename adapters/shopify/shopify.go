@@ -232,12 +232,12 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	var out sdk.Page
 	if n, _ := products.Get("products.#").Float(); n == PageSize {
 		out.Next = strconv.Itoa(page + 1)
-		last := page + probeAhead
+		last := 0 // the last page named ahead
 		switch {
-		case c.Total() > 0 && page == 1:
+		case c.Total() == 0:
+			last = page + probeAhead
+		case page == 1:
 			last = min((c.Total()+PageSize-1)/PageSize, maxAhead+1)
-		case c.Total() > 0:
-			last = page
 		}
 		for p := page + 1; p <= last; p++ {
 			out.Ahead = append(out.Ahead, strconv.Itoa(p))

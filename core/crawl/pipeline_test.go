@@ -26,6 +26,10 @@ type pagedStore struct {
 	// does that does not know a collection's size; pages past the end list nothing.
 	probing map[string]bool
 	probe   int
+	// lastPartial: the last page of a probing collection holds 5 listings, which says it is
+	// the last. failPast: pages past a collection's end take five times listTime and then
+	// fail, as a store may answer a page number beyond its catalog with an error.
+	lastPartial, failPast bool
 
 	mu                    sync.Mutex
 	calls                 []string
@@ -55,15 +59,22 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 		s.inFlight--
 		s.mu.Unlock()
 	}()
-	select {
-	case <-time.After(s.listTime):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	name := strings.TrimPrefix(req.URL, "https://shop.example/")
 	page := 1
 	if req.Cursor != "" {
 		page, _ = strconv.Atoi(req.Cursor)
+	}
+	wait := s.listTime
+	if s.failPast && page > s.pages[name] {
+		wait *= 5
+	}
+	select {
+	case <-time.After(wait):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if s.failPast && page > s.pages[name] {
+		return nil, fmt.Errorf("%s page %d: the store answered 500", name, page)
 	}
 	s.mu.Lock()
 	s.calls = append(s.calls, name)
@@ -77,7 +88,9 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 	for i := range perPage {
 		resp.Listings = append(resp.Listings, adapter.Listing{URL: fmt.Sprintf("%s/p%d-%d", req.URL, page, i)})
 	}
-	if s.probing[name] {
+	if s.lastPartial && page == s.pages[name] {
+		resp.Listings = resp.Listings[:5]
+	} else if s.probing[name] {
 		resp.Next = strconv.Itoa(page + 1)
 		for p := page + 1; p <= page+s.probe; p++ {
 			resp.Ahead = append(resp.Ahead, strconv.Itoa(p))
@@ -176,6 +189,23 @@ func TestListAllProbesAheadOfACollectionOfUnknownSize(t *testing.T) {
 	}
 	if !store.together["https://shop.example/all#6"] && !store.together["https://shop.example/all#7"] {
 		t.Errorf("pages 6 and 7 were listed one after the other, want them at once (pages named by page 5)")
+	}
+}
+
+// A page named past a collection's end that the store fails to give does not fail the
+// listing: the page that ends the collection says there is nothing past it.
+func TestListAllIgnoresPagesPastTheEnd(t *testing.T) {
+	store := &pagedStore{pages: map[string]int{"all": 6}, probing: map[string]bool{"all": true}, probe: 4, listTime: 20 * time.Millisecond,
+		lastPartial: true, failPast: true}
+	set := &adapter.Set{Source: modules{store}}
+	p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 4})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	collections := []collection{{Collection: adapter.Collection{URL: "https://shop.example/all"}, key: "https://shop.example/all"}}
+	if err := p.listAll(context.Background(), st, collections); err != nil {
+		t.Fatalf("listing failed on a page past the end: %v", err)
+	}
+	if st.progress.ListingsFound != 55 {
+		t.Errorf("%d listings found, want 55", st.progress.ListingsFound)
 	}
 }
 
