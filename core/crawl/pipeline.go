@@ -466,7 +466,10 @@ type collectionLister struct {
 }
 
 // listPage lists the page at cursor (the collection's first when first is set, one its
-// adapter named ahead when ahead is) and queues its listings.
+// adapter named ahead when ahead is), queues its listings and returns the rest of the
+// page: what it says of the pages after it. Its listings are the writer's from then on;
+// the strings of an adapter's answer share its bytes, and a round of pages (every page of
+// a collection of known size) kept each one until the round ended.
 func (l *collectionLister) listPage(ctx context.Context, cursor string, first, ahead bool) (adapter.ListPage, error) {
 	l.mu.Lock()
 	size, found := l.size, l.found
@@ -503,6 +506,7 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 		l.size = lp.Total
 	}
 	l.mu.Unlock()
+	lp.Listings = nil
 	return lp, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/execution"
@@ -268,3 +269,96 @@ func neverWaitsTwice(t *testing.T, calls []string, collection string, from int) 
 type modules []adapter.Module
 
 func (m modules) Modules() []adapter.Module { return m }
+
+// sharedAnswers is an adapter listing one collection of pages pages of ten listings, the
+// strings of each page sharing one answer (see sharedAnswer); its first page, told the
+// collection's size, names the others ahead, and the last page waits for hold to close.
+type sharedAnswers struct {
+	pages int
+	hold  chan struct{}
+
+	mu      sync.Mutex
+	answers []weak.Pointer[byte] // by page, from the first
+}
+
+func (s *sharedAnswers) Info() adapter.Info {
+	return adapter.Info{Name: "shared", Capabilities: []adapter.Op{adapter.OpList}}
+}
+
+func (s *sharedAnswers) Call(ctx context.Context, req *adapter.Request) (*adapter.Response, error) {
+	page := 1
+	if req.Cursor != "" {
+		page, _ = strconv.Atoi(req.Cursor)
+	}
+	if page == s.pages {
+		select {
+		case <-s.hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	urls := make([]string, 10)
+	for i := range urls {
+		urls[i] = fmt.Sprintf("%s/p%d-%d", req.URL, page, i)
+	}
+	urls, answer := sharedAnswer(urls...)
+	s.mu.Lock()
+	s.answers[page-1] = answer
+	s.mu.Unlock()
+	resp := &adapter.Response{}
+	for _, u := range urls {
+		resp.Listings = append(resp.Listings, adapter.Listing{URL: u})
+	}
+	if page < s.pages {
+		resp.Next = strconv.Itoa(page + 1)
+	}
+	if page == 1 && req.Total > 0 {
+		for p := 2; p <= s.pages; p++ {
+			resp.Ahead = append(resp.Ahead, strconv.Itoa(p))
+		}
+	}
+	return resp, nil
+}
+
+// Pages listed at once are let go as their listings are written, not kept until the last
+// of them is listed. The pages a collection of known size names ahead are all of its
+// pages, listed at once: kept to the end, the pages of a 100,000-product crawl held its
+// live heap past 100 MB, growing as it went.
+func TestListAllKeepsNoPageItHasWritten(t *testing.T) {
+	store := &sharedAnswers{pages: 6, hold: make(chan struct{}), answers: make([]weak.Pointer[byte], 6)}
+	written := &recordingStore{}
+	p := NewPipeline(&adapter.Set{Source: modules{store}}, written, nil, PipelineOptions{Collections: 2})
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	counted := 60
+	collections := []collection{{Collection: adapter.Collection{URL: "https://shop.example/all", ProductsCount: &counted}, key: "https://shop.example/all"}}
+	listed := make(chan error, 1)
+	go func() { listed <- p.listAll(context.Background(), st, collections) }()
+	defer func() {
+		close(store.hold)
+		if err := <-listed; err != nil {
+			t.Fatal(err)
+		}
+		if st.progress.ListingsFound != 60 {
+			t.Errorf("%d listings found, want 60", st.progress.ListingsFound)
+		}
+	}()
+
+	// Pages 1 to 5 written, the last page still being listed.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		written.mu.Lock()
+		n := len(written.events)
+		written.mu.Unlock()
+		if n == 50 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d listings written, want the first five pages' 50", n)
+		}
+	}
+	store.mu.Lock()
+	answers := slices.Clone(store.answers[:5])
+	store.mu.Unlock()
+	if kept := keptAnswers(answers); len(kept) > 0 {
+		t.Errorf("pages %v kept after their listings were written, while the round lists page 6", kept)
+	}
+}

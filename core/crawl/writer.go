@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/stockroom/stockroom/core/catalog"
@@ -166,10 +167,18 @@ func (w *listingWriter) write(ctx context.Context, batch []listed) error {
 	}
 	st.mu.Lock()
 	for i, in := range listings {
-		if _, ok := st.written[in.URL]; !ok {
+		fp, ok := st.written[in.URL]
+		if !ok {
 			st.progress.ListingsFound++
 		}
-		st.written[in.URL] = fingerprints[i]
+		if !ok || fp != fingerprints[i] {
+			// A copy for the key: an adapter's listing strings share the bytes of its
+			// whole answer, and a map assignment stores its key anew, so a key kept for
+			// the rest of the crawl kept the page it came from. A listing met again
+			// unchanged (most of them, in a store of overlapping collections) is left
+			// as it is.
+			st.written[strings.Clone(in.URL)] = fingerprints[i]
+		}
 	}
 	for _, c := range complete {
 		st.progress.Done = append(st.progress.Done, c.URL)

@@ -3,11 +3,15 @@ package crawl
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/execution"
@@ -235,4 +239,80 @@ func TestWriterWritesAFullBatchAtOnce(t *testing.T) {
 	if err := <-ran; !errors.Is(err, context.Canceled) {
 		t.Errorf("run = %v, want the cancellation", err)
 	}
+}
+
+// sharedAnswer returns urls as strings that share one buffer, as the strings of an
+// adapter's decoded answer share its bytes, and a weak pointer to that buffer: nil once
+// nothing keeps it.
+func sharedAnswer(urls ...string) ([]string, weak.Pointer[byte]) {
+	// Padded past the size at which the runtime packs small allocations together.
+	answer := strings.Join(urls, "") + strings.Repeat(" ", 1024)
+	out := make([]string, len(urls))
+	at := 0
+	for i, u := range urls {
+		out[i] = answer[at : at+len(u)]
+		at += len(u)
+	}
+	return out, weak.Make(unsafe.StringData(answer))
+}
+
+// keptAnswers returns, after a garbage collection, which answers (numbered from 1) are
+// still kept.
+func keptAnswers(answers []weak.Pointer[byte]) []int {
+	runtime.GC()
+	var kept []int
+	for i, a := range answers {
+		if a.Value() != nil {
+			kept = append(kept, i+1)
+		}
+	}
+	return kept
+}
+
+// The writer keeps no page it has written: its memory of the listings it wrote holds
+// copies of their URLs, not strings of the adapter's whole answer, which kept every page
+// of a crawl (a Shopify page's listings: ~100 KB) until it ended. That holds for a listing
+// met again unchanged, and for one written again changed: a map assignment stores its key
+// anew.
+func TestWriterKeepsNoPageItHasWritten(t *testing.T) {
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w := newListingWriter(&recordingStore{}, st, 1)
+	answers := writeSharedAnswers(t, w, []pricedPage{
+		{"shoes", 10, []string{"https://shop.example/products/boot", "https://shop.example/products/clog"}},
+		{"sale", 10, []string{"https://shop.example/products/boot", "https://shop.example/products/clog"}},
+		{"clearance", 8, []string{"https://shop.example/products/boot"}},
+	})
+	if kept := keptAnswers(answers); len(kept) > 0 {
+		t.Errorf("answers %v kept after their listings were written", kept)
+	}
+	if st.progress.ListingsFound != 2 || len(st.written) != 2 {
+		t.Errorf("%d listings found, %d remembered, want 2", st.progress.ListingsFound, len(st.written))
+	}
+}
+
+// pricedPage is one page of listings of a collection, all at one price.
+type pricedPage struct {
+	collection string
+	price      float64
+	urls       []string
+}
+
+// writeSharedAnswers writes each page, its listings' strings sharing one answer, and
+// returns the answers; nothing of them is left on its stack.
+func writeSharedAnswers(t *testing.T, w *listingWriter, pages []pricedPage) []weak.Pointer[byte] {
+	t.Helper()
+	var answers []weak.Pointer[byte]
+	for _, p := range pages {
+		urls, answer := sharedAnswer(p.urls...)
+		answers = append(answers, answer)
+		var l listed
+		for _, u := range urls {
+			l.listings = append(l.listings, catalog.ListingInput{URL: u, Price: &catalog.Price{Currency: "EUR", Current: p.price},
+				CollectionURLs: []string{p.collection}})
+		}
+		if err := w.write(context.Background(), []listed{l}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return answers
 }
