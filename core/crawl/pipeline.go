@@ -73,7 +73,7 @@ type crawlState struct {
 	progress Progress
 	// written holds a fingerprint of each listing this crawl has written (see
 	// fingerprint): a listing met again in another collection, unchanged, is only linked
-	// to it. Only the crawl's one writer touches it.
+	// to it. Only the crawl's one writer touches it; its keys are copies (see write).
 	written map[string]uint64
 	seed    maphash.Seed
 }
@@ -466,10 +466,10 @@ type collectionLister struct {
 }
 
 // listPage lists the page at cursor (the collection's first when first is set, one its
-// adapter named ahead when ahead is), queues its listings and returns the rest of the
-// page: what it says of the pages after it. Its listings are the writer's from then on;
-// the strings of an adapter's answer share its bytes, and a round of pages (every page of
-// a collection of known size) kept each one until the round ended.
+// adapter named ahead when ahead is), queues its listings and returns what the page says
+// of the pages after it, without the listings: those are the writer's from then on, and
+// their strings share the bytes of the adapter's whole answer, which a round of pages
+// (every page of a collection of known size) would otherwise keep until its last page.
 func (l *collectionLister) listPage(ctx context.Context, cursor string, first, ahead bool) (adapter.ListPage, error) {
 	l.mu.Lock()
 	size, found := l.size, l.found
