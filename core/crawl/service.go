@@ -133,7 +133,11 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 		return Started{}, err
 	}
 	if err := s.queue.Enqueue(ctx, execution.Crawl, e.ID); err != nil {
-		_, _ = s.executions.Cancel(context.WithoutCancel(ctx), e.ID, organizationID)
+		// Nothing will run it: the crawl ends here, and what its start charged is given
+		// back, as an extraction's or a search's is.
+		bg := context.WithoutCancel(ctx)
+		_, _ = s.executions.Cancel(bg, e.ID, organizationID)
+		_ = s.orgs.Refund(bg, organizationID, s.credits)
 		return Started{}, err
 	}
 	return Started{ExecutionID: e.ID, CreditsUsed: s.credits}, nil

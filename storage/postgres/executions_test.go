@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/storage/postgres"
 	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
@@ -58,6 +59,44 @@ func TestOneActiveCrawlPerVendor(t *testing.T) {
 	}
 	if err := store.Create(ctx, crawlOf(org.ID, "crawl-4", "shop.example")); err != nil {
 		t.Errorf("after the first ended: %v", err)
+	}
+}
+
+// queueDown is a job queue that refuses every execution.
+type queueDown struct{}
+
+func (queueDown) Enqueue(context.Context, execution.Kind, string) error {
+	return errors.New("queue unavailable")
+}
+
+// A crawl whose job cannot be queued gives back the credits its start charged, as an
+// extraction's or a search's does, and leaves no crawl running that would hold the
+// vendor: the next start is a crawl of its own, charged once.
+func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	executions, orgs := postgres.NewExecutionStore(pool), postgres.NewAccessStore(pool)
+	org := newOrg(t, pool, "acme")
+	balance := func() int64 {
+		t.Helper()
+		o, err := orgs.Organization(ctx, org.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.Credits
+	}
+	if _, err := crawl.NewService(executions, queueDown{}, orgs, 10).Start(ctx, org.ID, "https://shop.example"); err == nil {
+		t.Fatal("a crawl started with its job refused")
+	}
+	if got := balance(); got != 100 {
+		t.Errorf("balance %d after a start that failed, want the 100 it had", got)
+	}
+	started, err := crawl.NewService(executions, make(chanQueue, 1), orgs, 10).Start(ctx, org.ID, "https://shop.example")
+	if err != nil || started.Existing {
+		t.Fatalf("the next start: %+v, %v; want a crawl of its own", started, err)
+	}
+	if got := balance(); got != 90 {
+		t.Errorf("balance %d after one crawl, want 90", got)
 	}
 }
 
