@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -28,11 +29,11 @@ type Options struct {
 	// Default 4.
 	Workers int
 	// PollInterval is how often idle workers look for jobs that no notification announced
-	// (a wake-up coalesced with another, a job rescued or snoozed). Default River's (1s).
+	// (a job rescued or snoozed: every Enqueue is announced, see announcer). Default
+	// River's (1s).
 	PollInterval time.Duration
-	// PollIntervals overrides PollInterval for some kinds: those a caller waits on look
-	// more often. Each look is a query and a few wake-ups: at 250 ms for each of four
-	// kinds, half of an idle server's CPU.
+	// PollIntervals overrides PollInterval for some kinds. Each look is a query and a few
+	// wake-ups: at 250 ms for each of four kinds, half of an idle server's CPU.
 	PollIntervals map[execution.Kind]time.Duration
 	Logger        *slog.Logger
 }
@@ -40,6 +41,9 @@ type Options struct {
 // Queue is a River client that enqueues and works executions.
 type Queue struct {
 	client *river.Client[pgx.Tx]
+
+	mu         sync.Mutex
+	announcers map[string]*announcer // by queue, made on a queue's first start
 }
 
 var _ execution.InspectableQueue = (*Queue)(nil)
@@ -74,11 +78,12 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 }
 
 // fetchCooldown is the least time between two looks for jobs in a queue, and between two
-// notifications of new jobs in one. River's default, 100 ms, is sized for queues of
-// many short jobs; an execution waited up to that long to start (a start within the
-// cooldown of a poll was held back, a second start within it of the first was not
-// announced), which a crawl of a few hundred pages spends fetching a tenth of them. Our
-// executions start a few at a time, so looking more often costs nothing while idle.
+// notifications of new jobs in one (the announcer spaces a queue's inserts by it, so that
+// none goes unannounced). River's default, 100 ms, is sized for queues of many short
+// jobs; an execution waited up to that long to start (a start within the cooldown of a
+// poll was held back), which a crawl of a few hundred pages spends fetching a tenth of
+// them. Our executions start a few at a time, so looking more often costs nothing while
+// idle.
 const fetchCooldown = 10 * time.Millisecond
 
 // queueName keeps kinds apart so that long crawls never hold up extractions or searches.
@@ -105,7 +110,7 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
 	}
-	return &Queue{client: client}, nil
+	return &Queue{client: client, announcers: map[string]*announcer{}}, nil
 }
 
 // Start begins working jobs; it returns at once.
@@ -135,11 +140,34 @@ func (q *Queue) Queued(ctx context.Context, executionID string) (bool, error) {
 	return len(jobs.Jobs) > 0, nil
 }
 
-// Enqueue schedules an execution.
+// Enqueue schedules an execution; the workers are told at once (see announcer).
 func (q *Queue) Enqueue(ctx context.Context, kind execution.Kind, executionID string) error {
-	_, err := q.client.Insert(ctx, executionArgs{ExecutionID: executionID, ExecutionKind: kind}, &river.InsertOpts{Queue: queueName(kind), MaxAttempts: 5})
-	if err != nil {
+	if err := q.announcer(queueName(kind)).Insert(ctx, enqueued{kind: kind, executionID: executionID}); err != nil {
 		return fmt.Errorf("enqueue %s: %w", executionID, err)
 	}
 	return nil
+}
+
+func (q *Queue) announcer(queue string) *announcer {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	a, ok := q.announcers[queue]
+	if !ok {
+		a = &announcer{cooldown: fetchCooldown, insert: q.insertBatch}
+		q.announcers[queue] = a
+	}
+	return a
+}
+
+// insertBatch inserts jobs in one transaction, which River announces once per queue.
+func (q *Queue) insertBatch(ctx context.Context, jobs []enqueued) error {
+	params := make([]river.InsertManyParams, len(jobs))
+	for i, j := range jobs {
+		params[i] = river.InsertManyParams{
+			Args:       executionArgs{ExecutionID: j.executionID, ExecutionKind: j.kind},
+			InsertOpts: &river.InsertOpts{Queue: queueName(j.kind), MaxAttempts: 5},
+		}
+	}
+	_, err := q.client.InsertMany(ctx, params)
+	return err
 }

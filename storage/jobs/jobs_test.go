@@ -2,6 +2,8 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,5 +140,50 @@ func TestKindsPollAtTheirOwnIntervals(t *testing.T) {
 	case kind := <-ran:
 		t.Fatalf("%s ran: its poll is a minute apart and nothing announced it", kind)
 	case <-time.After(time.Second):
+	}
+}
+
+// Starts that come together are each announced to the workers, whatever River's limit on
+// announcements (one per queue and client in each fetch cooldown): none waits for a poll,
+// here a minute apart. Several rounds, since whether a held-back announcement strands a
+// job depends on when the workers' look runs.
+func TestStartsThatComeTogetherAreEachAnnounced(t *testing.T) {
+	ctx := context.Background()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
+	ran := make(chan string, 100)
+	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{
+		execution.AgenticSearch: func(_ context.Context, id string) error { ran <- id; return nil },
+	}, jobs.Options{PollInterval: time.Minute, Workers: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := queue.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = queue.Stop(ctx) })
+	time.Sleep(300 * time.Millisecond) // past the queue's first look
+
+	const rounds, together = 5, 6
+	for round := range rounds {
+		started := time.Now()
+		var wg sync.WaitGroup
+		for i := range together {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := queue.Enqueue(ctx, execution.AgenticSearch, fmt.Sprintf("agentic-%d-%d", round, i)); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		for range together {
+			select {
+			case <-ran:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("round %d: a start waited more than 5 s after %d started together (the poll is a minute apart)", round, together)
+			}
+		}
+		t.Logf("round %d: %d starts ran within %s", round, together, time.Since(started).Round(time.Millisecond))
 	}
 }
