@@ -94,7 +94,7 @@ type Jobs struct {
 	ReportEvery  time.Duration `koanf:"report_every"`
 	LeaseTTL     time.Duration `koanf:"lease_ttl"`
 	PollInterval time.Duration `koanf:"poll_interval"`
-	// SearchPollInterval is PollInterval for searches alone.
+	// SearchPollInterval is PollInterval for searches, which a caller waits on.
 	SearchPollInterval time.Duration `koanf:"search_poll_interval"`
 }
 
