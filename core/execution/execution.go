@@ -152,10 +152,19 @@ type Store interface {
 	// Cancel ends a pending or running execution as failed with CanceledMessage, the running
 	// step failed; ErrEnded when it had already ended.
 	Cancel(ctx context.Context, id, organizationID string) (Execution, error)
-	// Lapsed lists running executions whose lease has expired, for resumption.
-	Lapsed(ctx context.Context, kind Kind) ([]string, error)
-	// Pending lists executions created before a time that no runner has taken yet.
-	Pending(ctx context.Context, kind Kind, createdBefore time.Time) ([]string, error)
+	// Stranded lists the executions of kinds that no runner will take up unless queued
+	// again: running ones whose lease has lapsed, and pending ones created before
+	// pendingBefore, oldest first.
+	Stranded(ctx context.Context, kinds []Kind, pendingBefore time.Time) ([]Stranded, error)
+}
+
+// Stranded is an execution that may have no runner.
+type Stranded struct {
+	ID   string
+	Kind Kind
+	// Lapsed: it was running and its runner's lease lapsed. Otherwise it is pending, and
+	// may still have a job waiting for a runner.
+	Lapsed bool
 }
 
 // Queue hands executions to runners, durably and across processes.

@@ -207,7 +207,7 @@ type Resumer struct {
 	Logger   *slog.Logger
 }
 
-// Run checks for lapsed executions every Interval until ctx ends.
+// Run checks for stranded executions every Interval until ctx ends.
 func (r *Resumer) Run(ctx context.Context) {
 	interval := r.Interval
 	if interval <= 0 {
@@ -220,19 +220,7 @@ func (r *Resumer) Run(ctx context.Context) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
-		for _, kind := range r.Kinds {
-			ids, err := r.Store.Lapsed(ctx, kind)
-			if err != nil && ctx.Err() == nil {
-				logger.Warn("look for lapsed executions", "kind", kind, "err", err)
-			}
-			for _, id := range ids {
-				logger.Info("resuming execution whose runner stopped", "execution_id", id)
-				if err := r.Queue.Enqueue(ctx, kind, id); err != nil && ctx.Err() == nil {
-					logger.Warn("re-enqueue execution", "execution_id", id, "err", err)
-				}
-			}
-			r.queueUnqueued(ctx, kind, logger)
-		}
+		r.resume(ctx, logger)
 		select {
 		case <-ctx.Done():
 			return
@@ -246,30 +234,35 @@ func (r *Resumer) Run(ctx context.Context) {
 // keeps the resumer from queueing one a second time while its start is still under way.
 const unqueuedAfter = time.Minute
 
-// queueUnqueued queues the pending executions of kind that have no job. Those with one
-// (waiting for a free runner) are left alone, so that the queue gains no duplicates.
-func (r *Resumer) queueUnqueued(ctx context.Context, kind Kind, logger *slog.Logger) {
-	ids, err := r.Store.Pending(ctx, kind, time.Now().Add(-unqueuedAfter))
+// resume queues again the executions whose runner stopped, and the pending ones that have
+// no job. Pending ones with a job (waiting for a free runner) are left alone, so that the
+// queue gains no duplicates.
+func (r *Resumer) resume(ctx context.Context, logger *slog.Logger) {
+	stranded, err := r.Store.Stranded(ctx, r.Kinds, time.Now().Add(-unqueuedAfter))
 	if err != nil {
 		if ctx.Err() == nil {
-			logger.Warn("look for unqueued executions", "kind", kind, "err", err)
+			logger.Warn("look for stranded executions", "err", err)
 		}
 		return
 	}
-	for _, id := range ids {
-		queued, err := r.Queue.Queued(ctx, id)
-		if err != nil {
-			if ctx.Err() == nil {
-				logger.Warn("look for an execution's job", "execution_id", id, "err", err)
+	for _, e := range stranded {
+		if e.Lapsed {
+			logger.Info("resuming execution whose runner stopped", "execution_id", e.ID)
+		} else {
+			queued, err := r.Queue.Queued(ctx, e.ID)
+			if err != nil {
+				if ctx.Err() == nil {
+					logger.Warn("look for an execution's job", "execution_id", e.ID, "err", err)
+				}
+				continue
 			}
-			continue
+			if queued {
+				continue
+			}
+			logger.Warn("queueing execution its start never queued", "execution_id", e.ID)
 		}
-		if queued {
-			continue
-		}
-		logger.Warn("queueing execution its start never queued", "execution_id", id)
-		if err := r.Queue.Enqueue(ctx, kind, id); err != nil && ctx.Err() == nil {
-			logger.Warn("enqueue execution", "execution_id", id, "err", err)
+		if err := r.Queue.Enqueue(ctx, e.Kind, e.ID); err != nil && ctx.Err() == nil {
+			logger.Warn("enqueue execution", "execution_id", e.ID, "err", err)
 		}
 	}
 }

@@ -185,20 +185,23 @@ func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) 
 	return out, classify("cancel execution", err)
 }
 
-func (s *ExecutionStore) Pending(ctx context.Context, kind execution.Kind, createdBefore time.Time) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id FROM executions WHERE kind = $1 AND status = 'pending' AND created_at < $2
-		ORDER BY created_at`, kind, createdBefore)
+// Stranded reads each of its two sets through its own partial index (executions_lapsed,
+// executions_pending), in one statement: the resumer asks every few seconds, and each
+// query is a round trip and a few wake-ups of an otherwise idle server.
+func (s *ExecutionStore) Stranded(ctx context.Context, kinds []execution.Kind, pendingBefore time.Time) ([]execution.Stranded, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, kind, lapsed FROM (
+			SELECT id, kind, true AS lapsed, created_at FROM executions
+			WHERE kind = ANY($1) AND status = 'running' AND lease_until < now()
+			UNION ALL
+			SELECT id, kind, false, created_at FROM executions
+			WHERE kind = ANY($1) AND status = 'pending' AND created_at < $2
+		) stranded ORDER BY created_at`, kinds, pendingBefore)
 	if err != nil {
-		return nil, classify("list pending executions", err)
+		return nil, classify("list stranded executions", err)
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
-}
-
-func (s *ExecutionStore) Lapsed(ctx context.Context, kind execution.Kind) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id FROM executions WHERE kind = $1 AND status = 'running' AND lease_until < now()
-		ORDER BY created_at`, kind)
-	if err != nil {
-		return nil, classify("list lapsed executions", err)
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (execution.Stranded, error) {
+		var e execution.Stranded
+		err := row.Scan(&e.ID, &e.Kind, &e.Lapsed)
+		return e, err
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -242,9 +243,9 @@ func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	lapsed, err := store.Lapsed(ctx, execution.Crawl)
-	if err != nil || len(lapsed) != 1 || lapsed[0] != "crawl-x" {
-		t.Fatalf("lapsed: %v %v", lapsed, err)
+	stranded, err := store.Stranded(ctx, []execution.Kind{execution.Crawl}, time.Now().Add(-time.Minute))
+	if want := []execution.Stranded{{ID: "crawl-x", Kind: execution.Crawl, Lapsed: true}}; err != nil || !slices.Equal(stranded, want) {
+		t.Fatalf("stranded: %v %v, want %v", stranded, err, want)
 	}
 	e, ok, err := store.Acquire(ctx, "crawl-x", "other", time.Second)
 	if err != nil || !ok {
@@ -258,18 +259,22 @@ func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 	}
 }
 
-// Pending lists the executions no runner has taken, created before the time given.
-func TestPendingListsUntakenExecutionsCreatedBefore(t *testing.T) {
+// Stranded lists, of the kinds asked, the executions no runner has taken that were created
+// before the time given, and those whose runner's lease lapsed, oldest first.
+func TestStrandedListsUntakenAndLapsedExecutions(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
 	store := postgres.NewExecutionStore(pool)
 	org := newOrg(t, pool, "acme")
-	for _, id := range []string{"crawl-old", "crawl-new", "crawl-taken", "crawl-canceled"} {
+	for _, id := range []string{"crawl-old", "crawl-new", "crawl-taken", "crawl-canceled", "crawl-lapsed"} {
 		if err := store.Create(ctx, crawlOf(org.ID, id, id+".example")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, ok, err := store.Acquire(ctx, "crawl-taken", "runner", time.Minute); err != nil || !ok {
+		t.Fatalf("acquire: %v %v", ok, err)
+	}
+	if _, ok, err := store.Acquire(ctx, "crawl-lapsed", "dead", time.Millisecond); err != nil || !ok {
 		t.Fatalf("acquire: %v %v", ok, err)
 	}
 	if _, err := store.Cancel(ctx, "crawl-canceled", org.ID); err != nil {
@@ -278,11 +283,16 @@ func TestPendingListsUntakenExecutionsCreatedBefore(t *testing.T) {
 	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '2 minutes' WHERE id <> 'crawl-new'`); err != nil {
 		t.Fatal(err)
 	}
-	before := time.Now().Add(-time.Minute)
-	if got, err := store.Pending(ctx, execution.Crawl, before); err != nil || len(got) != 1 || got[0] != "crawl-old" {
-		t.Errorf("pending crawls created over a minute ago: %v %v, want [crawl-old]", got, err)
+	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '3 minutes' WHERE id = 'crawl-lapsed'`); err != nil {
+		t.Fatal(err)
 	}
-	if got, err := store.Pending(ctx, execution.Extract, before); err != nil || len(got) != 0 {
-		t.Errorf("pending extractions: %v %v, want none", got, err)
+	time.Sleep(10 * time.Millisecond) // past crawl-lapsed's lease
+	before := time.Now().Add(-time.Minute)
+	want := []execution.Stranded{{ID: "crawl-lapsed", Kind: execution.Crawl, Lapsed: true}, {ID: "crawl-old", Kind: execution.Crawl}}
+	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract, execution.Crawl}, before); err != nil || !slices.Equal(got, want) {
+		t.Errorf("stranded crawls and extractions: %v %v, want %v", got, err, want)
+	}
+	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract}, before); err != nil || len(got) != 0 {
+		t.Errorf("stranded extractions: %v %v, want none", got, err)
 	}
 }
