@@ -51,11 +51,15 @@ func (r *Recorder) hand(events []usage.Event, wait bool) {
 }
 
 // deliver inserts batches as they come and, while the spool holds anything, delivers it
-// oldest first with exponential backoff between failed attempts.
+// oldest first with exponential backoff between failed attempts. It looks at the spool
+// only while the spool holds something: each look is a wake-up of an otherwise idle
+// server.
 func (r *Recorder) deliver() {
 	defer close(r.done)
-	poll := time.NewTicker(min(r.opts.RetryMin, 250*time.Millisecond))
-	defer poll.Stop()
+	interval := min(r.opts.RetryMin, 250*time.Millisecond)
+	poll := time.NewTimer(interval)
+	poll.Stop() // armed below while the spool holds something
+	polling := false
 	backoff := r.opts.RetryMin
 	var next time.Time // no attempt on the spool before this
 
@@ -75,6 +79,12 @@ func (r *Recorder) deliver() {
 	}
 
 	for {
+		// A batch spooled here or by the collector (which says so on spooled), or left by
+		// an earlier run.
+		if !polling && !r.spool.empty() {
+			poll.Reset(interval)
+			polling = true
+		}
 		select {
 		case b, ok := <-r.batches:
 			if !ok {
@@ -97,7 +107,9 @@ func (r *Recorder) deliver() {
 				next = time.Now().Add(backoff)
 				backoff = min(2*backoff, r.opts.RetryMax)
 			}
+		case <-r.spooled:
 		case <-poll.C:
+			polling = false
 			attempt()
 		}
 	}
@@ -122,6 +134,10 @@ func (r *Recorder) spoolBatch(b *batch) {
 	r.queued.Add(-n)
 	switch {
 	case err == nil:
+		select {
+		case r.spooled <- struct{}{}:
+		default: // the delivery loop has yet to see an earlier one
+		}
 	case errors.Is(err, errSpoolFull):
 		r.drop(len(b.Rows), "spool full")
 	default:

@@ -87,6 +87,7 @@ type Recorder struct {
 
 	batches chan *batch   // collector -> delivery loop
 	full    chan struct{} // Record -> collector: another BatchSize events are waiting
+	spooled chan struct{} // spoolBatch -> delivery loop: the spool holds a batch
 	stop    chan struct{} // closed by Close: flush and finish
 	done    chan struct{} // closed when the delivery loop has finished
 	// ctx is cancelled when Close's context ends, aborting in-flight inserts (whose batches
@@ -136,6 +137,7 @@ func newRecorder(s sink, opts RecorderOptions) (*Recorder, error) {
 		waiting: make([]usage.Event, 0, minWaiting),
 		batches: make(chan *batch, 2),
 		full:    make(chan struct{}, 1),
+		spooled: make(chan struct{}, 1),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 		ctx:     ctx,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -198,5 +199,85 @@ func TestQuietFlushesAllocateLittle(t *testing.T) {
 	r.mu.Unlock()
 	if room > minWaiting {
 		t.Errorf("after a flush of 3 events, room for %d is waiting, want at most %d", room, minWaiting)
+	}
+}
+
+// heldSink holds its first insert until released; every insert after succeeds. delivered
+// says no, so a spooled batch is inserted.
+type heldSink struct {
+	once     sync.Once
+	entered  chan struct{}
+	release  chan struct{}
+	inserted atomic.Int64
+}
+
+func (s *heldSink) insert(_ context.Context, b *batch) error {
+	s.once.Do(func() {
+		close(s.entered)
+		<-s.release
+	})
+	s.inserted.Add(int64(len(b.Rows)))
+	return nil
+}
+
+func (s *heldSink) delivered(context.Context, *batch) (bool, error) { return false, nil }
+
+// Batches the collector spools while the delivery loop is busy are delivered once it is
+// free, with no further events to wake it.
+func TestBatchesSpooledWhileDeliveryIsBusyAreDelivered(t *testing.T) {
+	opts := testOptions(t)
+	sink := &heldSink{entered: make(chan struct{}), release: make(chan struct{})}
+	r := newRecorderT(t, sink, opts)
+
+	recordAll(r, calls("org-a", "/v2/crawl", 500, time.Now()))
+	<-sink.entered // the first batch is being inserted
+	// Two batches fill the loop's queue; the ones after are spooled.
+	for range 4 {
+		recordAll(r, calls("org-a", "/v2/crawl", 500, time.Now()))
+		time.Sleep(3 * opts.FlushInterval)
+	}
+	waitFor(t, 5*time.Second, "a batch spooled", func() bool { return r.Stats().SpooledBatches > 0 })
+	close(sink.release)
+	waitFor(t, 5*time.Second, "every batch delivered", func() bool { return r.Stats().Delivered == 2500 })
+	if st := r.Stats(); st.SpooledBatches != 0 || sink.inserted.Load() != 2500 {
+		t.Fatalf("stats %+v, %d inserted; want 2500 delivered and the spool empty", st, sink.inserted.Load())
+	}
+}
+
+// outageSink refuses inserts until it is up.
+type outageSink struct {
+	up       atomic.Bool
+	inserted atomic.Int64
+}
+
+func (s *outageSink) insert(_ context.Context, b *batch) error {
+	if !s.up.Load() {
+		return errors.New("connection refused")
+	}
+	s.inserted.Add(int64(len(b.Rows)))
+	return nil
+}
+
+func (s *outageSink) delivered(context.Context, *batch) (bool, error) { return false, nil }
+
+// After an outage the spool is delivered with no further events to wake the loop: it
+// keeps looking at the spool for as long as the spool holds something.
+func TestSpoolIsDeliveredAfterAnOutageWithoutNewEvents(t *testing.T) {
+	opts := testOptions(t)
+	sink := &outageSink{}
+	r := newRecorderT(t, sink, opts)
+	for range 3 {
+		recordAll(r, calls("org-a", "/v2/crawl", 400, time.Now()))
+		time.Sleep(3 * opts.FlushInterval)
+	}
+	waitFor(t, 5*time.Second, "events spooled while down", func() bool {
+		st := r.Stats()
+		return st.Failing && st.SpooledEvents == 1200
+	})
+	time.Sleep(5 * opts.RetryMax) // several failed looks
+	sink.up.Store(true)
+	waitFor(t, 5*time.Second, "the spool delivered", func() bool { return r.Stats().Delivered == 1200 })
+	if st := r.Stats(); st.SpooledBatches != 0 || st.Failing || sink.inserted.Load() != 1200 {
+		t.Fatalf("stats %+v, %d inserted; want 1200 delivered, the spool empty, not failing", st, sink.inserted.Load())
 	}
 }
