@@ -163,6 +163,50 @@ func TestCrawlRules(t *testing.T) {
 		}
 	})
 
+	// One running crawl per hostname holds across organizations: another organization's
+	// start answers with the running crawl, which that organization may then follow (its
+	// status and its lists) but not cancel; an organization that never asked for it still
+	// gets 404.
+	t.Run("another organization's start joins the running crawl", func(t *testing.T) {
+		id := s.startCrawl(slow.BaseURL)
+		joiner := s.keyOfNewOrganization(t, "joiner")
+		r := s.call("POST", "/v2/crawl", map[string]any{"url": slow.BaseURL}, joiner)
+		if r.status != 202 || r.body["execution_id"] != id || num(field(r.body, "meta", "credits_used")) != 0 {
+			t.Fatalf("another organization's start: %d %s, want the running %s, free", r.status, r.raw, id)
+		}
+		if r := s.call("GET", "/v2/crawl/"+id, nil, joiner); r.status != 200 || r.body["execution_id"] != id {
+			t.Errorf("the joined crawl's status: %d %s", r.status, r.raw)
+		}
+		if r := s.call("GET", "/v1/crawl/"+id, nil, joiner); r.status != 200 {
+			t.Errorf("the joined crawl's v1 status: %d %s", r.status, r.raw)
+		}
+		for _, path := range []string{"/v1/crawl", "/v2/crawl"} {
+			r := s.call("GET", path, nil, joiner)
+			list, _ := r.body["executions"].([]any)
+			if path == "/v2/crawl" {
+				list, _ = r.body["data"].([]any)
+			}
+			if len(list) != 1 || list[0].(map[string]any)["execution_id"] != id {
+				t.Errorf("%s of the organization that joined: %s", path, r.raw)
+			}
+		}
+		r = s.call("POST", "/v2/extract", map[string]any{"vendor": "127.0.0.2", "crawl_id": id, "max_products": 1}, joiner)
+		if r.status != 202 {
+			t.Errorf("an extraction waiting for the joined crawl: %d %s", r.status, r.raw)
+		}
+		if r := s.call("DELETE", "/v2/crawl/"+id, nil, joiner); r.status != 403 || field(r.body, "error", "code") != "FORBIDDEN" {
+			t.Errorf("cancel by the organization that joined: %d %s", r.status, r.raw)
+		}
+		stranger := s.keyOfNewOrganization(t, "stranger")
+		if r := s.call("GET", "/v2/crawl/"+id, nil, stranger); r.status != 404 {
+			t.Errorf("an organization that never asked for the crawl: %d", r.status)
+		}
+		if r := s.do("DELETE", "/v2/crawl/"+id, nil); r.status != 200 {
+			t.Fatalf("cancel by its organization: %d %s", r.status, r.raw)
+		}
+		s.waitEnded("/v2/crawl/"+id, 10*time.Second)
+	})
+
 	t.Run("a bot wall fails the crawl with a clear error", func(t *testing.T) {
 		id := s.startCrawl(walled.BaseURL)
 		body := s.waitEnded("/v2/crawl/"+id, time.Minute)
@@ -212,14 +256,7 @@ func TestCrawlRules(t *testing.T) {
 
 	t.Run("another organization's crawl is not found", func(t *testing.T) {
 		id := s.startCrawl(walled.BaseURL)
-		ctx := t.Context()
-		if _, err := s.svc.access.EnsureOrganization(ctx, "other", 10, true); err != nil {
-			t.Fatal(err)
-		}
-		_, otherKey, err := s.svc.access.IssueKey(ctx, "other", "k")
-		if err != nil {
-			t.Fatal(err)
-		}
+		otherKey := s.keyOfNewOrganization(t, "other")
 		for _, m := range []string{"GET", "DELETE"} {
 			if r := s.call(m, "/v2/crawl/"+id, nil, otherKey); r.status != 404 {
 				t.Errorf("%s by another organization: %d", m, r.status)

@@ -172,6 +172,19 @@ func (s *stack) call(method, path string, body any, key string) reply {
 
 func (s *stack) do(method, path string, body any) reply { return s.call(method, path, body, s.key) }
 
+// keyOfNewOrganization creates an organization with auto top-up and returns a key of it.
+func (s *stack) keyOfNewOrganization(t *testing.T, name string) string {
+	t.Helper()
+	if _, err := s.svc.access.EnsureOrganization(t.Context(), name, 10, true); err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := s.svc.access.IssueKey(t.Context(), name, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // startCrawl starts a v2 crawl of url and returns its id.
 func (s *stack) startCrawl(url string) string {
 	s.t.Helper()

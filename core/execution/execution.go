@@ -118,6 +118,7 @@ func (e *ActiveError) Unwrap() error { return ErrActive }
 
 // Filter selects executions for a list.
 type Filter struct {
+	// OrganizationID's own executions and those it joined.
 	OrganizationID string
 	Kinds          []Kind
 	// Statuses, empty for all.
@@ -134,9 +135,11 @@ type Lease struct {
 // Store keeps executions.
 type Store interface {
 	// Create inserts a pending execution. For a crawl, an active crawl of the same vendor
-	// makes it fail with *ActiveError.
+	// makes it fail with *ActiveError; when that crawl is another organization's, e's
+	// organization joins it.
 	Create(ctx context.Context, e Execution) error
-	// Get returns an execution by id; organizationID, when not empty, must own it.
+	// Get returns an execution by id; organizationID, when not empty, must own it or have
+	// joined it (Create's ActiveError, for another organization's crawl).
 	Get(ctx context.Context, id, organizationID string) (Execution, error)
 	// List returns executions newest first.
 	List(ctx context.Context, f Filter) ([]Execution, error)

@@ -65,9 +65,17 @@ func (s *ExecutionStore) Create(ctx context.Context, e execution.Execution) erro
 		VALUES ($1, $2, $3, 'pending', nullif($4, ''), $5, $6, $7)`,
 		e.ID, e.Kind, e.OrganizationID, e.Vendor, stepsJSON(e.Steps), []byte(params), e.CreditsUsed)
 	if isUniqueViolation(err) && e.Kind == execution.Crawl {
+		// The running crawl of the vendor, which another organization's start joins.
 		var existing string
-		qerr := s.pool.QueryRow(ctx, `SELECT id FROM executions WHERE kind = 'crawl' AND vendor = $1
-			AND status IN ('pending', 'running')`, e.Vendor).Scan(&existing)
+		qerr := s.pool.QueryRow(ctx, `WITH active AS (
+				SELECT id, organization_id FROM executions
+				WHERE kind = 'crawl' AND vendor = $1 AND status IN ('pending', 'running')
+			), joined AS (
+				INSERT INTO execution_joins (organization_id, execution_id)
+				SELECT $2, id FROM active WHERE organization_id <> $2
+				ON CONFLICT DO NOTHING
+			)
+			SELECT id FROM active`, e.Vendor, e.OrganizationID).Scan(&existing)
 		if qerr == nil {
 			return &execution.ActiveError{Existing: existing}
 		}
@@ -84,7 +92,8 @@ func (s *ExecutionStore) Get(ctx context.Context, id, organizationID string) (ex
 		if _, err := uuid.Parse(organizationID); err != nil {
 			return execution.Execution{}, execution.ErrNotFound
 		}
-		query += " AND organization_id = $2"
+		query += ` AND (organization_id = $2
+			OR EXISTS (SELECT 1 FROM execution_joins j WHERE j.organization_id = $2 AND j.execution_id = $1))`
 		args = append(args, organizationID)
 	}
 	e, err := scanExecution(s.pool.QueryRow(ctx, query, args...))
@@ -103,8 +112,15 @@ func (s *ExecutionStore) List(ctx context.Context, f execution.Filter) ([]execut
 	for i, st := range f.Statuses {
 		statuses[i] = string(st)
 	}
+	// Its own executions and those it joined, each set read by its key (the joined ones by
+	// their ids, found first, whatever the statistics); an organization joins only others'
+	// crawls, so the two never overlap.
 	rows, err := s.pool.Query(ctx, "SELECT "+executionColumns+` FROM executions
 		WHERE organization_id = $1 AND kind = ANY($2) AND (cardinality($3::text[]) = 0 OR status = ANY($3))
+		UNION ALL
+		SELECT `+executionColumns+` FROM executions
+		WHERE id = ANY(ARRAY(SELECT execution_id FROM execution_joins WHERE organization_id = $1))
+			AND kind = ANY($2) AND (cardinality($3::text[]) = 0 OR status = ANY($3))
 		ORDER BY created_at DESC, id LIMIT $4`, f.OrganizationID, kinds, statuses, f.Limit)
 	if err != nil {
 		return nil, classify("list executions", err)

@@ -63,6 +63,64 @@ func TestOneActiveCrawlPerVendor(t *testing.T) {
 	}
 }
 
+// Another organization's crawl of a running crawl's vendor joins it: that organization
+// reads it and lists it, once however often it asks, but cannot cancel it; the crawl's own
+// organization lists it once, and an organization that never asked does not see it.
+func TestAnotherOrganizationJoinsTheRunningCrawl(t *testing.T) {
+	pool := migrated(t)
+	ctx := context.Background()
+	store := postgres.NewExecutionStore(pool)
+	owner, joiner, stranger := newOrg(t, pool, "owner"), newOrg(t, pool, "joiner"), newOrg(t, pool, "stranger")
+	if err := store.Create(ctx, crawlOf(owner.ID, "crawl-1", "shop.example")); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []execution.Execution{crawlOf(owner.ID, "crawl-2", "shop.example"), crawlOf(joiner.ID, "crawl-3", "shop.example"), crawlOf(joiner.ID, "crawl-4", "shop.example")} {
+		var active *execution.ActiveError
+		if err := store.Create(ctx, e); !errors.As(err, &active) || active.Existing != "crawl-1" {
+			t.Fatalf("start %s: %v, want ActiveError naming crawl-1", e.ID, err)
+		}
+	}
+	ids := func(org string) []string {
+		list, err := store.List(ctx, execution.Filter{OrganizationID: org, Kinds: []execution.Kind{execution.Crawl}, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range list {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	for org, want := range map[string][]string{owner.ID: {"crawl-1"}, joiner.ID: {"crawl-1"}, stranger.ID: nil} {
+		if got := ids(org); !slices.Equal(got, want) {
+			t.Errorf("list of %s: %v, want %v", org, got, want)
+		}
+	}
+	if e, err := store.Get(ctx, "crawl-1", joiner.ID); err != nil || e.OrganizationID != owner.ID {
+		t.Errorf("the joiner's read: %+v %v, want the owner's crawl", e, err)
+	}
+	if _, err := store.Get(ctx, "crawl-1", stranger.ID); !errors.Is(err, execution.ErrNotFound) {
+		t.Errorf("a stranger's read: %v, want ErrNotFound", err)
+	}
+	if _, err := store.Cancel(ctx, "crawl-1", joiner.ID); !errors.Is(err, execution.ErrNotFound) {
+		t.Errorf("the joiner's cancel: %v, want ErrNotFound (the crawl is not its own)", err)
+	}
+
+	// Once the crawl has ended, the joiner's start is a crawl of its own, listed first.
+	if _, err := store.Cancel(ctx, "crawl-1", owner.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Create(ctx, crawlOf(joiner.ID, "crawl-5", "shop.example")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = created_at + interval '1 second' WHERE id = 'crawl-5'`); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(joiner.ID), []string{"crawl-5", "crawl-1"}; !slices.Equal(got, want) {
+		t.Errorf("list of the joiner after its own crawl: %v, want %v", got, want)
+	}
+}
+
 // queueDown is a job queue that refuses every execution.
 type queueDown struct{}
 
