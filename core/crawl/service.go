@@ -126,17 +126,17 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 		return Started{}, err
 	}
 	if err := s.orgs.Charge(ctx, organizationID, s.credits); err != nil {
-		_, _ = s.executions.Cancel(context.WithoutCancel(ctx), e.ID, organizationID)
+		_ = s.executions.Discard(context.WithoutCancel(ctx), e.ID)
 		if errors.Is(err, access.ErrInsufficientCredits) {
 			return Started{}, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("a crawl costs %d credits", s.credits)}
 		}
 		return Started{}, err
 	}
 	if err := s.queue.Enqueue(ctx, execution.Crawl, e.ID); err != nil {
-		// Nothing will run it: the crawl ends here, and what its start charged is given
+		// Nothing will run it: the crawl is dropped, and what its start charged is given
 		// back, as an extraction's or a search's is.
 		bg := context.WithoutCancel(ctx)
-		_, _ = s.executions.Cancel(bg, e.ID, organizationID)
+		_ = s.executions.Discard(bg, e.ID)
 		_ = s.orgs.Refund(bg, organizationID, s.credits)
 		return Started{}, err
 	}

@@ -155,6 +155,10 @@ type Store interface {
 	// Cancel ends a pending or running execution as failed with CanceledMessage, the running
 	// step failed; ErrEnded when it had already ended.
 	Cancel(ctx context.Context, id, organizationID string) (Execution, error)
+	// Discard removes a pending execution whose start failed before answering (the credits
+	// could not be charged, the job could not be queued): its caller never had its id, and
+	// a record of it would only show in lists as a failure nobody asked about.
+	Discard(ctx context.Context, id string) error
 	// Stranded lists the executions of kinds that no runner will take up unless queued
 	// again: running ones whose lease has lapsed, and pending ones created before
 	// pendingBefore, oldest first.

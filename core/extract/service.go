@@ -180,7 +180,7 @@ func (s *Service) start(ctx context.Context, organizationID string, kind executi
 	undo := func(cause error) error {
 		bg := context.WithoutCancel(ctx)
 		_ = s.orgs.Refund(bg, organizationID, credits)
-		_, _ = s.executions.Cancel(bg, id, organizationID)
+		_ = s.executions.Discard(bg, id)
 		return cause
 	}
 	e := execution.Execution{ID: id, Kind: kind, OrganizationID: organizationID, Vendor: vendor, Parameters: params,

@@ -91,7 +91,7 @@ func (s *Service) Start(ctx context.Context, organizationID string, req Request)
 	if err := s.queue.Enqueue(ctx, execution.AgenticSearch, id); err != nil {
 		bg := context.WithoutCancel(ctx)
 		_ = s.orgs.Refund(bg, organizationID, credits)
-		_, _ = s.executions.Cancel(bg, id, organizationID)
+		_ = s.executions.Discard(bg, id)
 		return Started{}, err
 	}
 	return Started{ExecutionID: id, CreditsUsed: credits}, nil

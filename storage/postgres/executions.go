@@ -201,6 +201,11 @@ func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) 
 	return out, classify("cancel execution", err)
 }
 
+func (s *ExecutionStore) Discard(ctx context.Context, id string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM executions WHERE id = $1 AND status = 'pending'`, id)
+	return classify("discard execution", err)
+}
+
 // Stranded reads each of its two sets through its own partial index (executions_lapsed,
 // executions_pending), in one statement: the resumer asks every few seconds, and each
 // query is a round trip and a few wake-ups of an otherwise idle server.

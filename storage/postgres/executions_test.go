@@ -13,6 +13,7 @@ import (
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/failure"
 	"github.com/stockroom/stockroom/storage/postgres"
 	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
@@ -129,8 +130,9 @@ func (queueDown) Enqueue(context.Context, execution.Kind, string) error {
 }
 
 // A crawl whose job cannot be queued gives back the credits its start charged, as an
-// extraction's or a search's does, and leaves no crawl running that would hold the
-// vendor: the next start is a crawl of its own, charged once.
+// extraction's or a search's does, and leaves no crawl behind, neither one running that
+// would hold the vendor nor a failed one in the lists: the next start is a crawl of its
+// own, charged once.
 func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
@@ -144,11 +146,27 @@ func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
 		}
 		return o.Credits
 	}
+	crawls := func() int {
+		t.Helper()
+		list, err := executions.List(ctx, execution.Filter{OrganizationID: org.ID, Kinds: []execution.Kind{execution.Crawl}, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(list)
+	}
 	if _, err := crawl.NewService(executions, queueDown{}, orgs, 10).Start(ctx, org.ID, "https://shop.example"); err == nil {
 		t.Fatal("a crawl started with its job refused")
 	}
 	if got := balance(); got != 100 {
 		t.Errorf("balance %d after a start that failed, want the 100 it had", got)
+	}
+	// Nor does a start the balance cannot pay leave a crawl behind.
+	var refused *failure.Error
+	if _, err := crawl.NewService(executions, make(chanQueue, 1), orgs, 1000).Start(ctx, org.ID, "https://shop.example"); !errors.As(err, &refused) || refused.Kind != failure.InsufficientCredits {
+		t.Fatalf("a crawl the balance cannot pay: %v, want InsufficientCredits", err)
+	}
+	if n := crawls(); n != 0 {
+		t.Errorf("%d crawls listed after two starts that failed, want none", n)
 	}
 	started, err := crawl.NewService(executions, make(chanQueue, 1), orgs, 10).Start(ctx, org.ID, "https://shop.example")
 	if err != nil || started.Existing {
