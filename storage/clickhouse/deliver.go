@@ -59,6 +59,7 @@ func (r *Recorder) deliver() {
 	interval := min(r.opts.RetryMin, 250*time.Millisecond)
 	poll := time.NewTimer(interval)
 	poll.Stop() // armed below while the spool holds something
+	defer poll.Stop()
 	polling := false
 	backoff := r.opts.RetryMin
 	var next time.Time // no attempt on the spool before this
