@@ -92,7 +92,8 @@ type ListingInput struct {
 	CollectionURLs []string
 	// Unchanged says the caller wrote this listing with these same fields moments ago (a
 	// crawl meeting it again in another collection): only its collections are new, and
-	// the stored listing is left as it is.
+	// the stored listing is left as it is. Its other fields may go unread; a write of an
+	// unchanged listing that is not in the catalog fails whole.
 	Unchanged bool
 }
 

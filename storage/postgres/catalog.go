@@ -268,7 +268,7 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 		return classify("upsert listings of "+vendor, err)
 	}
 	defer conn.Release()
-	var missing []string
+	var missing []writeProblem
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
 	// Planned once per connection, not once per write: planning the statement's ten
@@ -289,12 +289,12 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
 		rows.pageURLs,
 	).Query(func(r pgx.Rows) (err error) {
-		missing, err = pgx.CollectRows(r, pgx.RowTo[string])
+		missing, err = pgx.CollectRows(r, pgx.RowToStructByPos[writeProblem])
 		return err
 	})
 	err = conn.SendBatch(ctx, batch).Close()
 	if err == nil && len(missing) > 0 {
-		err = fmt.Errorf("collection %s is not in the catalog", missing[0])
+		err = missing[0].err()
 	}
 	if err != nil {
 		// A connection left mid-transaction is closed by the pool, not reused.
@@ -307,10 +307,24 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	return nil
 }
 
+// writeProblem is a row of writeListingsSQL's answer: a collection, or a listing said to
+// be unchanged, that is not in the catalog.
+type writeProblem struct {
+	Kind, URL string
+}
+
+func (p writeProblem) err() error {
+	if p.Kind == "listing" {
+		return fmt.Errorf("listing %s is not in the catalog, but was said to be unchanged", p.URL)
+	}
+	return fmt.Errorf("collection %s is not in the catalog", p.URL)
+}
+
 // writeListingsSQL refreshes the listings that exist and adds the others, which take the
 // next ordinals of their vendor in input order; then links them to collections, and
-// answers the collection URLs that are not in the catalog (any makes the caller roll
-// back). Input URLs are distinct. $1 is the vendor's host; its row is locked by the
+// answers the collections that are not in the catalog and the listings said to be
+// unchanged that are not either (any makes the caller roll back): an unchanged listing
+// comes with its URL only. Input URLs are distinct. $1 is the vendor's host; its row is locked by the
 // transaction, so no other writer hands out its ordinals meanwhile. Images and prices
 // cross as text and float8 arrays, which pgx encodes without quoting each JSON document
 // or going through math/big for each numeric. The links ($11, $12) name their listing by
@@ -350,7 +364,7 @@ const writeListingsSQL = `
 			page_url, first_seen_by_service, last_updated_by_service)
 		SELECT f.id, v.id, v.listings_count + row_number() OVER (ORDER BY f.n), f.url, nullif(f.name, ''), f.images::json,
 			f.currency, f.current, f.compare_at, nullif(f.page_url, ''), $10, $10
-		FROM input f, vendor v WHERE f.existing IS NULL
+		FROM input f, vendor v WHERE f.existing IS NULL AND NOT f.unchanged
 		RETURNING 1
 	), vendor_counted AS (
 		UPDATE vendors SET listings_count = listings_count + (SELECT count(*) FROM inserted) WHERE id = (SELECT id FROM vendor)
@@ -376,7 +390,9 @@ const writeListingsSQL = `
 		FROM (SELECT collection_id, count(*) AS added FROM linked GROUP BY collection_id) x
 		WHERE c.id = x.collection_id
 	)
-	SELECT DISTINCT collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)`
+	SELECT DISTINCT 'collection', collection_url FROM pairs WHERE collection_url NOT IN (SELECT url FROM cols)
+	UNION ALL
+	SELECT 'listing', url FROM input WHERE existing IS NULL AND unchanged`
 
 // listingRows are listings as the columns writeListingsSQL unnests.
 type listingRows struct {
@@ -398,14 +414,22 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	r := listingRows{ids: make([]pgtype.UUID, n), urls: make([]string, n), pageURLs: make([]string, n), names: make([]string, n), images: make([]string, n),
 		currencies: make([]pgtype.Text, n), currents: make([]pgtype.Float8, n), compareAts: make([]pgtype.Float8, n), unchanged: make([]bool, n)}
 	for i, l := range listings {
+		// The id is used only by a listing that turns out to be new. Time-ordered (v7), so
+		// that a crawl's new listings and links append to their indexes' right edge
+		// instead of landing on random pages.
+		r.ids[i], r.urls[i], r.unchanged[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}, l.URL, l.Unchanged
+		if l.Unchanged {
+			// Only its URL and links are read (see writeListingsSQL): its fields would be
+			// encoded, sent and unpacked for nothing. A crawl meets most of a store's
+			// listings in more than one collection, and these were half of a Shopify
+			// write's bytes.
+			continue
+		}
 		images, err := gojson.Marshal(nonNilImages(l.Images))
 		if err != nil {
 			return listingRows{}, err
 		}
-		// The id is used only by a listing that turns out to be new. Time-ordered (v7), so
-		// that a crawl's new listings and links append to their indexes' right edge
-		// instead of landing on random pages.
-		r.ids[i], r.urls[i], r.names[i], r.images[i], r.unchanged[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}, l.URL, l.Name, string(images), l.Unchanged
+		r.names[i], r.images[i] = l.Name, string(images)
 		r.pageURLs[i] = l.PageURL
 		if p := l.Price; p != nil {
 			r.currencies[i] = pgtype.Text{String: p.Currency, Valid: p.Currency != ""}

@@ -115,6 +115,25 @@ func TestUpsertListingsLinksAnUnchangedListingOnly(t *testing.T) {
 	}
 }
 
+// An unchanged listing that is not in the catalog cannot be written (its fields are not
+// read): the write is refused whole, naming it.
+func TestUpsertListingsOfAnUnchangedListingNotInTheCatalogWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	store, shoes, _ := shoesAndSale(t)
+	boot := catalog.ListingInput{URL: "https://shop.example/products/boot", Name: "BOOT", CollectionURLs: []string{shoes}}
+	clog := catalog.ListingInput{URL: "https://shop.example/products/clog", Name: "CLOG", CollectionURLs: []string{shoes}, Unchanged: true}
+	err := store.UpsertListings(ctx, vendor, []catalog.ListingInput{boot, clog}, t0)
+	if err == nil || !strings.Contains(err.Error(), "products/clog is not in the catalog") {
+		t.Fatalf("err = %v, want the unchanged listing named", err)
+	}
+	if got, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}}); err != nil || n != 0 {
+		t.Errorf("%d listings written (%s, %v), want none", n, names(got), err)
+	}
+	if got, n, err := store.Listings(ctx, catalog.ListingQuery{Vendor: vendor, CollectionURLs: []string{shoes}, Page: page.Request{Number: 1, Size: 10}}); err != nil || n != 0 {
+		t.Errorf("%d listings linked to shoes (%s, %v), want none", n, names(got), err)
+	}
+}
+
 // A listing naming one collection twice is linked to it once.
 func TestUpsertListingsLinksOncePerCollection(t *testing.T) {
 	ctx := context.Background()
