@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stockroom/stockroom/core/adapter"
 )
@@ -127,10 +128,12 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 		{name: "page gone", status: map[string]int{shop + "socks?page=2": 404}, err: "answered 404", links: 15},
 		{name: "bot wall", status: map[string]int{shop + "socks?page=2": 403}, blocked: true,
 			err: "list " + shop + "socks with paging: fetch " + shop + "socks?page=2: automated access not permitted: Cloudflare answered 403"},
+		{name: "bot wall at once", status: map[string]int{shop + "shoes": 403}, blocked: true,
+			err: "list " + shop + "shoes with paging: fetch " + shop + "shoes: automated access not permitted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site := &refusingSite{status: tc.status, failures: tc.failures}
-			store := &siteCatalog{}
+			store := &siteCatalog{saveTime: 20 * time.Millisecond}
 			p := NewPipeline(&adapter.Set{Source: modules{pagingAdapter{}}, Fetcher: site, Logger: slog.New(slog.DiscardHandler)},
 				store, nil, PipelineOptions{Collections: 1, Logger: slog.New(slog.DiscardHandler)})
 			_, err := p.crawl(context.Background(), crawlJob("shop.example"))
@@ -145,8 +148,14 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 			}
 			if tc.blocked {
 				// Nothing is asked of the site after the wall: no other adapter, no other page.
-				if last := site.fetched[len(site.fetched)-1]; last != shop+"socks?page=2" {
-					t.Errorf("fetched %q after the wall", last)
+				for walled := range tc.status {
+					if last := site.fetched[len(site.fetched)-1]; last != walled {
+						t.Errorf("fetched %q after the wall at %s", last, walled)
+					}
+				}
+				// What discovery found is kept, though no page could be listed.
+				if len(store.collections) != 3 {
+					t.Errorf("collections saved: %q, want the 3 found", store.collections)
 				}
 				return
 			}

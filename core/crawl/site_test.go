@@ -96,11 +96,18 @@ type siteCatalog struct {
 	collections []string
 	links       []string          // "listing URL in collection URL", each once
 	pages       map[string]string // listing URL -> page URL
+	// saveTime is how long a write of collections takes, as a database's round trips do.
+	saveTime time.Duration
 }
 
 func (c *siteCatalog) UpsertVendor(context.Context, string, string, time.Time) error { return nil }
 
-func (c *siteCatalog) UpsertCollections(_ context.Context, _ string, cs []catalog.CollectionInput, _ time.Time) error {
+func (c *siteCatalog) UpsertCollections(ctx context.Context, _ string, cs []catalog.CollectionInput, _ time.Time) error {
+	select {
+	case <-time.After(c.saveTime):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, in := range cs {
@@ -114,6 +121,15 @@ func (c *siteCatalog) UpsertCollections(_ context.Context, _ string, cs []catalo
 func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.ListingInput, _ time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// As the catalog does: a listing is linked to collections already saved, or the write
+	// is refused whole.
+	for _, l := range ls {
+		for _, col := range l.CollectionURLs {
+			if !slices.Contains(c.collections, col) {
+				return fmt.Errorf("collection %s is not in the catalog", col)
+			}
+		}
+	}
 	for _, l := range ls {
 		if c.pages == nil {
 			c.pages = map[string]string{}
