@@ -379,8 +379,8 @@ const writeListingsSQL = `
 	), wanted AS (
 		SELECT cols.id AS collection_id, coalesce(i.existing, i.id) AS listing_id, cols.listings_count, p.k
 		FROM pairs p JOIN input i ON i.n = p.listing JOIN cols ON cols.url = p.collection_url
-		WHERE i.existing IS NULL
-			OR cols.id <> ALL (ARRAY(SELECT cl.collection_id FROM collection_listings cl WHERE cl.listing_id = i.existing))
+		WHERE i.existing IS NULL AND NOT i.unchanged
+			OR i.existing IS NOT NULL AND cols.id <> ALL (ARRAY(SELECT cl.collection_id FROM collection_listings cl WHERE cl.listing_id = i.existing))
 	), linked AS (
 		INSERT INTO collection_listings (collection_id, listing_id, ordinal)
 		SELECT collection_id, listing_id, listings_count + row_number() OVER (PARTITION BY collection_id ORDER BY k) FROM wanted
@@ -414,17 +414,18 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	r := listingRows{ids: make([]pgtype.UUID, n), urls: make([]string, n), pageURLs: make([]string, n), names: make([]string, n), images: make([]string, n),
 		currencies: make([]pgtype.Text, n), currents: make([]pgtype.Float8, n), compareAts: make([]pgtype.Float8, n), unchanged: make([]bool, n)}
 	for i, l := range listings {
+		r.urls[i], r.unchanged[i] = l.URL, l.Unchanged
+		if l.Unchanged {
+			// Only its URL and links are read (see writeListingsSQL): its fields, and an id
+			// for it were it new, would be made, encoded, sent and unpacked for nothing. A
+			// crawl meets most of a store's listings in more than one collection, and
+			// these were half of a Shopify write's bytes.
+			continue
+		}
 		// The id is used only by a listing that turns out to be new. Time-ordered (v7), so
 		// that a crawl's new listings and links append to their indexes' right edge
 		// instead of landing on random pages.
-		r.ids[i], r.urls[i], r.unchanged[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}, l.URL, l.Unchanged
-		if l.Unchanged {
-			// Only its URL and links are read (see writeListingsSQL): its fields would be
-			// encoded, sent and unpacked for nothing. A crawl meets most of a store's
-			// listings in more than one collection, and these were half of a Shopify
-			// write's bytes.
-			continue
-		}
+		r.ids[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}
 		images, err := gojson.Marshal(nonNilImages(l.Images))
 		if err != nil {
 			return listingRows{}, err
