@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -29,7 +30,11 @@ func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
 	for i, h := range vars {
 		sh.vars[i] = s.value(h)
 	}
-	out, ok := sh.eval(t, sh.root, 0, nil)
+	// The result starts at the size of this template's last one: grown by append from
+	// nothing, a Shopify page's listings (a few hundred kilobytes) cost five times their
+	// size in growing copies.
+	out, ok := sh.eval(t, sh.root, 0, make([]byte, 0, t.lastOutput+t.lastOutput/4))
+	t.lastOutput = len(out)
 	if sh.err != nil {
 		return 0, sh.err
 	}
@@ -39,7 +44,9 @@ func (s *Session) Shape(v Value, template string, vars []Value) (Value, error) {
 	// Valid by construction, not checked: paths copy the text of values every one of
 	// which is valid JSON (documents are validated when parsed, the host encodes the
 	// rest), and the evaluator writes the remainder itself. FuzzShape holds it to that.
-	return s.AddJSON(out)
+	// A view of out, not a copy: nothing else holds it, and a Shopify page's listings
+	// shaped are a few hundred kilobytes.
+	return s.addValue(gjson.Parse(unsafe.String(unsafe.SliceData(out), len(out))))
 }
 
 // maxCachedShapes bounds a session's compiled templates. Templates that embed data (a
@@ -104,6 +111,8 @@ type shapeNode struct {
 	// each and lookup: the list and what each element maps to; lookup's key and match.
 	list, mapTo, key *shapeNode
 	on               string
+	// lastOutput is the size of the last result of a template's root (see Shape).
+	lastOutput int
 }
 
 var shapeOperators = map[string]shapeOp{
