@@ -167,12 +167,6 @@ func (w *listingWriter) write(ctx context.Context, batch []listed) error {
 	}
 	st.mu.Lock()
 	for i, in := range listings {
-		if in.Unchanged {
-			// Written before with this fingerprint: nothing to count or record. Most of a
-			// crawl's listings are met again so, and a lookup in a map of every listing
-			// the crawl wrote costs a cache miss or two.
-			continue
-		}
 		fp, ok := st.written[in.URL]
 		if !ok {
 			st.progress.ListingsFound++

@@ -138,6 +138,27 @@ func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
 	}
 }
 
+// A listing met twice in one write, changed and then as first written, is stored as met
+// last (the catalog keeps the last entry of a URL): met next with the changed fields, it
+// is written again, not only linked.
+func TestWriterRemembersAListingAsWrittenLast(t *testing.T) {
+	store := &recordingStore{}
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w := newListingWriter(store, st, 1)
+	boot := func(collection string, price float64) listed {
+		return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
+			Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
+	}
+	for _, batch := range [][]listed{{boot("shoes", 10)}, {boot("sale", 8), boot("clearance", 10)}, {boot("outlet", 8)}} {
+		if err := w.write(context.Background(), batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := store.events[len(store.events)-1]; got != "listing boot" {
+		t.Errorf("writes = %q: the boot at 8 was last written at 10, so it is written again", store.events)
+	}
+}
+
 // A failed write stops the writer with the error, and the collection is not marked done.
 func TestWriterStopsOnAFailedWrite(t *testing.T) {
 	broken := errors.New("connection reset")

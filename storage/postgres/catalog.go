@@ -268,7 +268,7 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 		return classify("upsert listings of "+vendor, err)
 	}
 	defer conn.Release()
-	var missing []writeProblem
+	var problems []writeProblem
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
 	// Planned once per connection, not once per write: planning the statement's ten
@@ -289,12 +289,12 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 		rows.currencies, rows.currents, rows.compareAts, rows.unchanged, at, links.listings, links.collections, links.urls,
 		rows.pageURLs,
 	).Query(func(r pgx.Rows) (err error) {
-		missing, err = pgx.CollectRows(r, pgx.RowToStructByPos[writeProblem])
+		problems, err = pgx.CollectRows(r, pgx.RowToStructByPos[writeProblem])
 		return err
 	})
 	err = conn.SendBatch(ctx, batch).Close()
-	if err == nil && len(missing) > 0 {
-		err = missing[0].err()
+	if err == nil && len(problems) > 0 {
+		err = problems[0].err()
 	}
 	if err != nil {
 		// A connection left mid-transaction is closed by the pool, not reused.
@@ -324,8 +324,8 @@ func (p writeProblem) err() error {
 // next ordinals of their vendor in input order; then links them to collections, and
 // answers the collections that are not in the catalog and the listings said to be
 // unchanged that are not either (any makes the caller roll back): an unchanged listing
-// comes with its URL only. Input URLs are distinct. $1 is the vendor's host; its row is locked by the
-// transaction, so no other writer hands out its ordinals meanwhile. Images and prices
+// comes with its URL only. Input URLs are distinct. $1 is the vendor's host; its row is
+// locked by the transaction, so no other writer hands out its ordinals meanwhile. Images and prices
 // cross as text and float8 arrays, which pgx encodes without quoting each JSON document
 // or going through math/big for each numeric. The links ($11, $12) name their listing by
 // its row in the input, whose id is known here, whether found or new; the collections
