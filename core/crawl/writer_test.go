@@ -115,17 +115,19 @@ func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 	}
 }
 
+// bootAt is a page of one listing, a boot at price, in collection.
+func bootAt(collection string, price float64) listed {
+	return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
+		Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
+}
+
 // A listing met again unchanged in another collection is only linked to it; one whose
 // price moved meanwhile is written again.
 func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
-	boot := func(collection string, price float64) listed {
-		return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
-			Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
-	}
-	for _, l := range []listed{boot("shoes", 10), boot("sale", 10), boot("clearance", 8)} {
+	for _, l := range []listed{bootAt("shoes", 10), bootAt("sale", 10), bootAt("clearance", 8)} {
 		if err := w.write(context.Background(), []listed{l}); err != nil {
 			t.Fatal(err)
 		}
@@ -145,11 +147,7 @@ func TestWriterRemembersAListingAsWrittenLast(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
-	boot := func(collection string, price float64) listed {
-		return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
-			Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
-	}
-	for _, batch := range [][]listed{{boot("shoes", 10)}, {boot("sale", 8), boot("clearance", 10)}, {boot("outlet", 8)}} {
+	for _, batch := range [][]listed{{bootAt("shoes", 10)}, {bootAt("sale", 8), bootAt("clearance", 10)}, {bootAt("outlet", 8)}} {
 		if err := w.write(context.Background(), batch); err != nil {
 			t.Fatal(err)
 		}
