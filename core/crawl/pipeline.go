@@ -527,9 +527,11 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 // listRound lists the pages at cursors: one, the collection's first when first is set, or
 // several named ahead, at once as the slots allow. It returns the page the listing goes on
 // from, and its cursor: the first that ends the collection, naming no page after it, else
-// the last. Pages named past that end and not yet asked for are not asked for: an adapter
-// that cannot know where a collection ends names a few pages at a time, some of which lie
-// beyond it.
+// the last. Pages named past that end and not yet asked for are not asked for, and those
+// asked for fail nothing, the store's "not there" included: an adapter that cannot know
+// where a collection ends names a few pages at a time, some of which lie beyond it, and
+// one that trusts a count the collection's pages state names them all, up to a count
+// that may be too high.
 func (l *collectionLister) listRound(ctx context.Context, cursors []string, first bool) (adapter.ListPage, string, error) {
 	if len(cursors) == 1 {
 		lp, err := l.listPage(ctx, cursors[0], first, false)
@@ -548,6 +550,10 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 	}
 	var mu sync.Mutex
 	end := len(cursors) // the first page that ends the collection, so far
+	// The first page the store says it does not have, which fails the round only if it
+	// comes before the end: pages named past the end of a collection whose count was too
+	// high are answered 404 by many stores, often sooner than the last page.
+	gone, goneErr := len(cursors), error(nil)
 	for i, cursor := range cursors {
 		g.Go(func() error {
 			lp, err := l.listPage(pageCtxs[i], cursor, false, true)
@@ -556,6 +562,11 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 			switch {
 			case err != nil && (i > end || gctx.Err() == nil && pageCtxs[i].Err() != nil):
 				return nil // past the end: its answer, or that it has none, says nothing
+			case errors.Is(err, adapter.ErrGone):
+				if i < gone {
+					gone, goneErr = i, err
+				}
+				return nil
 			case err != nil:
 				return err
 			}
@@ -571,6 +582,9 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 	}
 	if err := g.Wait(); err != nil {
 		return adapter.ListPage{}, "", err
+	}
+	if gone < end {
+		return adapter.ListPage{}, "", goneErr
 	}
 	last := min(end, len(cursors)-1)
 	return pages[last], cursors[last], nil

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,6 +32,10 @@ type pagedStore struct {
 	// the last. failPast: pages past a collection's end take five times listTime and then
 	// fail, as a store may answer a page number beyond its catalog with an error.
 	lastPartial, failPast bool
+	// gonePast: pages past a collection's end answer at once that they are not there
+	// (404), as an HTML store does; hole: a page of every collection that is not there.
+	gonePast bool
+	hole     int
 
 	mu                    sync.Mutex
 	calls                 []string
@@ -64,6 +69,9 @@ func (s *pagedStore) Call(ctx context.Context, req *adapter.Request) (*adapter.R
 	page := 1
 	if req.Cursor != "" {
 		page, _ = strconv.Atoi(req.Cursor)
+	}
+	if s.gonePast && page > s.pages[name] || page == s.hole {
+		return nil, fmt.Errorf("%s page %d: %w", name, page, adapter.ErrGone)
 	}
 	wait := s.listTime
 	if s.failPast && page > s.pages[name] {
@@ -207,6 +215,36 @@ func TestListAllIgnoresPagesPastTheEnd(t *testing.T) {
 	}
 	if st.progress.ListingsFound != 55 {
 		t.Errorf("%d listings found, want 55", st.progress.ListingsFound)
+	}
+}
+
+// A collection whose count at discovery was too high has pages named past its end, which
+// an HTML store answers 404, sooner than the last page is listed: the listing ends at the
+// last page all the same. A page that is not there before pages that are is a hole, and
+// fails the listing, as it did when pages came one after another.
+func TestListAllEndsBeforePagesNamedPastTheEndThatAreNotThere(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hole int
+		err  bool
+	}{{"past the end", 0, false}, {"a hole", 4, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &pagedStore{pages: map[string]int{"all": 6}, stating: map[string]bool{}, listTime: 20 * time.Millisecond, gonePast: true, hole: tc.hole}
+			set := &adapter.Set{Source: modules{store}}
+			p := NewPipeline(set, &recordingStore{}, nil, PipelineOptions{Collections: 4})
+			st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+			counted := 90 // 9 pages of 10, where the store has 6
+			collections := []collection{{Collection: adapter.Collection{URL: "https://shop.example/all", ProductsCount: &counted}, key: "https://shop.example/all"}}
+			err := p.listAll(context.Background(), st, collections)
+			switch {
+			case tc.err && !errors.Is(err, adapter.ErrGone):
+				t.Fatalf("listing with page %d not there: %v, want it named", tc.hole, err)
+			case !tc.err && err != nil:
+				t.Fatalf("listing failed on pages past the end: %v", err)
+			case !tc.err && st.progress.ListingsFound != 60:
+				t.Errorf("%d listings found, want 60", st.progress.ListingsFound)
+			}
+		})
 	}
 }
 
