@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -58,12 +59,12 @@ func TestPagesAheadFollowsTheSitesNumbering(t *testing.T) {
 func categoryPage(n int) string {
 	next := ""
 	if n < 3 {
-		next = `<a class="next" href="/shop/tools?page=` + string(rune('0'+n+1)) + `">Next page »</a>`
+		next = fmt.Sprintf(`<a class="next" href="/shop/tools?page=%d">Next page »</a>`, n+1)
 	}
-	return `<html><body><div class="results">Showing page ` + string(rune('0'+n)) + ` of 3</div><ul>
-<li><a href="/products/p` + string(rune('0'+n)) + `a"><h3>A</h3></a><span class="price">$1.00</span></li>
-<li><a href="/products/p` + string(rune('0'+n)) + `b"><h3>B</h3></a><span class="price">$2.00</span></li>
-</ul>` + next + `</body></html>`
+	return fmt.Sprintf(`<html><body><div class="results">Showing page %[1]d of 3</div><ul>
+<li><a href="/products/p%[1]da"><h3>A</h3></a><span class="price">$1.00</span></li>
+<li><a href="/products/p%[1]db"><h3>B</h3></a><span class="price">$2.00</span></li>
+</ul>%[2]s</body></html>`, n, next)
 }
 
 // The first page of a category that states its size names its later pages, which the host
