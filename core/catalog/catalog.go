@@ -114,3 +114,23 @@ type Store interface {
 	// collections it names (which must exist).
 	UpsertListings(ctx context.Context, vendor string, listings []ListingInput, at time.Time) error
 }
+
+// SessionStore is a Store that can keep a run of writes on one database session. Postgres
+// caches per session what it learns of the tables a write touches, and the plan it made
+// for it; a crawl's writes, handed any of a pool's sessions, each paid for those again on
+// every session they landed on.
+type SessionStore interface {
+	Store
+	// WriteSession returns the store with its writes on one session, for one goroutine
+	// at a time, until release is called. Reads may still use any session.
+	WriteSession(ctx context.Context) (s Store, release func(), err error)
+}
+
+// WriteSession returns s with its writes on one session when s is a SessionStore, and s
+// itself otherwise.
+func WriteSession(ctx context.Context, s Store) (Store, func(), error) {
+	if ss, ok := s.(SessionStore); ok {
+		return ss.WriteSession(ctx)
+	}
+	return s, func() {}, nil
+}

@@ -72,8 +72,15 @@ func (w *listingWriter) send(ctx context.Context, l listed) error {
 // close says nothing more will be sent; run returns once the queue is written.
 func (w *listingWriter) close() { close(w.queue) }
 
-// run writes the queue until it is closed and empty.
+// run writes the queue until it is closed and empty, all on one database session when the
+// catalog can keep one (catalog.SessionStore): a crawl's writes are its largest, and the
+// statement is planned once per session.
 func (w *listingWriter) run(ctx context.Context) error {
+	store, release, err := catalog.WriteSession(ctx, w.catalog)
+	if err != nil {
+		return fmt.Errorf("open a write session: %w", err)
+	}
+	defer release()
 	for {
 		var batch []listed
 		select {
@@ -89,7 +96,7 @@ func (w *listingWriter) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := w.write(ctx, batch); err != nil {
+		if err := w.write(ctx, store, batch); err != nil {
 			return err
 		}
 		if !open {
@@ -138,7 +145,7 @@ func (w *listingWriter) take(ctx context.Context, batch *[]listed) (open bool, e
 
 // write saves a batch, then counts it in the progress: a collection is marked done only
 // once every listing it held is in the catalog, so that a resumed crawl never skips one.
-func (w *listingWriter) write(ctx context.Context, batch []listed) error {
+func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []listed) error {
 	var listings []catalog.ListingInput
 	var complete []catalog.CollectionInput
 	for _, l := range batch {
@@ -157,11 +164,11 @@ func (w *listingWriter) write(ctx context.Context, batch []listed) error {
 		}
 	}
 	now := time.Now()
-	if err := w.catalog.UpsertListings(ctx, st.vendor, listings, now); err != nil {
+	if err := store.UpsertListings(ctx, st.vendor, listings, now); err != nil {
 		return fmt.Errorf("write %d listings: %w", len(listings), err)
 	}
 	if len(complete) > 0 {
-		if err := w.catalog.UpsertCollections(ctx, st.vendor, complete, now); err != nil {
+		if err := store.UpsertCollections(ctx, st.vendor, complete, now); err != nil {
 			return fmt.Errorf("write collection totals: %w", err)
 		}
 	}

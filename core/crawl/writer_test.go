@@ -128,7 +128,7 @@ func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
 	for _, l := range []listed{bootAt("shoes", 10), bootAt("sale", 10), bootAt("clearance", 8)} {
-		if err := w.write(context.Background(), []listed{l}); err != nil {
+		if err := w.write(context.Background(), store, []listed{l}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,7 +148,7 @@ func TestWriterRemembersAListingAsWrittenLast(t *testing.T) {
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
 	for _, batch := range [][]listed{{bootAt("shoes", 10)}, {bootAt("sale", 8), bootAt("clearance", 10)}, {bootAt("outlet", 8)}} {
-		if err := w.write(context.Background(), batch); err != nil {
+		if err := w.write(context.Background(), store, batch); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -329,7 +329,7 @@ func writeSharedAnswers(t *testing.T, w *listingWriter, pages []pricedPage) []we
 			l.listings = append(l.listings, catalog.ListingInput{URL: u, Price: &catalog.Price{Currency: "EUR", Current: p.price},
 				CollectionURLs: []string{p.collection}})
 		}
-		if err := w.write(context.Background(), []listed{l}); err != nil {
+		if err := w.write(context.Background(), w.catalog, []listed{l}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -595,3 +595,57 @@ func TestUpsertListingsRefreshesByKey(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteSessionWritesOnItsOwnConnection holds a write session while every other
+// connection of the pool is taken: its writes go on, on the connection it holds, a write
+// that fails leaves that connection ready for the next, and release gives it back.
+func TestWriteSessionWritesOnItsOwnConnection(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pool := postgrestest.Migrated(t, postgres.PoolOptions{MaxConns: 2})
+	session, release, err := postgres.NewCatalogStore(pool).WriteSession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := false
+	defer func() {
+		if !released {
+			release() // the pool closes only once every connection is back
+		}
+	}()
+	other, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Release()
+
+	// The pool has no connection left: a write that asked it for one would wait until ctx ends.
+	writeCtx, cancelWrites := context.WithTimeout(ctx, 2*time.Second)
+	defer cancelWrites()
+	shoes := "https://shop.example/collections/shoes"
+	if err := session.UpsertCollections(writeCtx, vendor, []catalog.CollectionInput{{URL: shoes}}, t0); err != nil {
+		t.Fatal(err)
+	}
+	err = session.UpsertListings(writeCtx, vendor, []catalog.ListingInput{
+		{URL: "https://shop.example/products/a", CollectionURLs: []string{"https://shop.example/collections/unknown"}}}, t0)
+	if err == nil {
+		t.Fatal("a write into an unknown collection succeeded")
+	}
+	if err := session.UpsertListings(writeCtx, vendor, []catalog.ListingInput{
+		{URL: "https://shop.example/products/b", Name: "Boot", CollectionURLs: []string{shoes}}}, t0); err != nil {
+		t.Fatalf("the write after a failed one: %v", err)
+	}
+
+	release()
+	released = true
+	if n := pool.Stat().AcquiredConns(); n != 1 {
+		t.Errorf("%d connections taken after release, want 1 (the other)", n)
+	}
+	got, _, err := postgres.NewCatalogStore(pool).Listings(ctx, catalog.ListingQuery{Vendor: vendor, Page: page.Request{Number: 1, Size: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names(got) != "Boot" {
+		t.Errorf("listings = %s, want Boot alone", names(got))
+	}
+}
