@@ -45,6 +45,7 @@ func TestInvalidValuesAreNamedByKey(t *testing.T) {
 		{"STOCKROOM_LOG__LEVEL=loud", "log.level"},
 		{"STOCKROOM_LOG__FORMAT=xml", "log.format"},
 		{"STOCKROOM_USAGE__BATCH_SIZE=0", "usage.batch_size"},
+		{"STOCKROOM_DATABASE__MAX_CONNS=5", "database.max_conns"}, // jobs.workers 4 + 2
 		{"STOCKROOM_CREDITS__CRAWL=-5", "credits.crawl"},
 		{"STOCKROOM_SERVER__ADRESS=x", "server.adress"},
 		{"STOCKROOM_RATE_LIMIT__WINDOW=soon", "rate_limit"},

@@ -36,7 +36,7 @@ var _ catalog.SessionStore = (*CatalogStore)(nil)
 // and on each Postgres loaded the catalog tables' metadata and planned the write
 // statement anew. On one, a 10,000-product Shopify crawl costs Postgres 5 to 9 % less
 // CPU. A crawl holds one connection while it lists; crawls run at most jobs.workers at a
-// time, well within database.max_conns.
+// time, and the configuration keeps database.max_conns above that (configs.Validate).
 func (s *CatalogStore) WriteSession(ctx context.Context) (catalog.Store, func(), error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
