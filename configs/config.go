@@ -257,10 +257,11 @@ func (c *Config) Validate() error {
 	check(c.Fetch.TotalTimeout >= c.Fetch.RequestTimeout, "fetch.total_timeout", "must be at least fetch.request_timeout")
 	check(c.Fetch.MaxBodyBytes > 0, "fetch.max_body_bytes", "must be positive")
 	check(c.Jobs.Workers > 0, "jobs.workers", "must be positive, got %d", c.Jobs.Workers)
-	// A running crawl holds a connection while it lists (its catalog writer's), and River's
-	// listener holds one: with fewer, the crawls' leases and progress could wait on the pool.
+	// A running crawl holds a connection while it lists (its catalog writer's); the crawls'
+	// leases and progress saves, the requests and the job queue's fetches take the rest
+	// for a moment each, and would wait on a pool the crawls hold whole.
 	check(int(c.Database.MaxConns) >= c.Jobs.Workers+2, "database.max_conns",
-		"must be at least jobs.workers + 2 = %d (each running crawl holds one, the job queue's listener one), got %d", c.Jobs.Workers+2, c.Database.MaxConns)
+		"must be at least jobs.workers + 2 = %d (each running crawl holds one while it lists), got %d", c.Jobs.Workers+2, c.Database.MaxConns)
 	check(c.Jobs.ReportEvery > 0 && c.Jobs.ReportEvery <= 2*time.Second, "jobs.report_every", "must be between 0 and 2s (progress is promised every 2 s)")
 	check(c.Jobs.PollInterval >= 10*time.Millisecond, "jobs.poll_interval", "must be at least 10ms, got %s", c.Jobs.PollInterval)
 	check(c.Jobs.SearchPollInterval >= 10*time.Millisecond, "jobs.search_poll_interval", "must be at least 10ms, got %s", c.Jobs.SearchPollInterval)
