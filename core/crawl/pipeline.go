@@ -68,6 +68,8 @@ type crawlState struct {
 	job      *execution.Job
 	vendor   string
 	platform string
+	// resumed says the crawl goes on from what an earlier run of it saved.
+	resumed bool
 
 	mu       sync.Mutex
 	progress Progress
@@ -103,7 +105,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	if len(job.Progress) > 0 {
 		_ = json.Unmarshal(job.Progress, &st.progress)
 	}
-	resumed := st.progress.ListingsFound > 0 || len(st.progress.Done) > 0
+	st.resumed = st.progress.ListingsFound > 0 || len(st.progress.Done) > 0
 	st.publish()
 	log := p.opts.Logger.With("execution_id", job.ID, "vendor", st.vendor)
 	started := time.Now()
@@ -114,15 +116,35 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 		return nil, err
 	}
 	st.platform = method.Platform
-	if err := p.catalog.UpsertVendor(ctx, st.vendor, st.platform, time.Now()); err != nil {
-		return nil, err
-	}
 	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence, "elapsed", time.Since(started))
 
+	// The vendor is saved beside discovery and listing rather than before them: nothing
+	// they do waits for it (the first write of collections creates the vendor if it is not
+	// there yet), and a fresh server's first vendor write took 4 to 5 ms, which the crawl's
+	// first pages waited for. It is saved whatever they meet, as it was before them, and
+	// fails the crawl all the same.
+	vendorSaved := make(chan error, 1)
+	go func() { vendorSaved <- p.catalog.UpsertVendor(ctx, st.vendor, st.platform, time.Now()) }()
+	result, err := p.discoverAndList(ctx, st, home, log, started)
+	if vendorErr := <-vendorSaved; err == nil {
+		err = vendorErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	result.Method = &method
+	log.Info("crawl completed", "collections", result.CollectionsTotal, "listings", result.ListingsTotal, "elapsed", time.Since(started))
+	return result, nil
+}
+
+// discoverAndList is the crawl's steps after its method: discovering the collections,
+// counting them and listing them.
+func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *adapter.Document, log *slog.Logger, started time.Time) (Result, error) {
+	job := st.job
 	job.Step(stepDiscoverIdx, execution.Running)
 	collections, err := p.discover(ctx, st, home)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 
 	log.Info("collections discovered", "collections", len(collections), "elapsed", time.Since(started))
@@ -136,21 +158,20 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 
 	job.Step(stepListingsIdx, execution.Running)
 	if err := p.listAll(ctx, st, collections); err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	total, err := p.listingsTotal(ctx, st, collections, resumed)
+	total, err := p.listingsTotal(ctx, st, collections)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if total == 0 {
 		// Stores have products: collections that show none say that their pages could not
 		// be read, which a crawl that completed empty would not.
-		return nil, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read (its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)", len(collections))
+		return Result{}, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read (its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)", len(collections))
 	}
 	job.Step(stepListingsIdx, execution.Completed)
 	log.Info("collections listed", "elapsed", time.Since(started))
-	log.Info("crawl completed", "collections", len(collections), "listings", total, "elapsed", time.Since(started))
-	return Result{CollectionsTotal: len(collections), ListingsTotal: total, Method: &method}, nil
+	return Result{CollectionsTotal: len(collections), ListingsTotal: total}, nil
 }
 
 // listingsTotal is the number of distinct listings the crawl found in its collections.
@@ -158,8 +179,8 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 // catalog took 24 to 73 ms after the last page of a 10,000-listing crawl, up to 6 % of it. A
 // resumed crawl does not know what its predecessor wrote, and asks the catalog, whose
 // count also holds the listings an earlier crawl linked to those collections.
-func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collections []collection, resumed bool) (int, error) {
-	if !resumed {
+func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collections []collection) (int, error) {
+	if !st.resumed {
 		// The writer has stopped: st.written is no longer changing.
 		return len(st.written), nil
 	}

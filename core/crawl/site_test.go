@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -98,9 +99,24 @@ type siteCatalog struct {
 	pages       map[string]string // listing URL -> page URL
 	// saveTime is how long a write of collections takes, as a database's round trips do.
 	saveTime time.Duration
+	// vendorSaved, when set, is waited for by the vendor's write (up to a few seconds),
+	// which then answers vendorErr.
+	vendorSaved <-chan struct{}
+	vendorErr   error
 }
 
-func (c *siteCatalog) UpsertVendor(context.Context, string, string, time.Time) error { return nil }
+func (c *siteCatalog) UpsertVendor(ctx context.Context, _, _ string, _ time.Time) error {
+	if c.vendorSaved != nil {
+		select {
+		case <-c.vendorSaved:
+		case <-time.After(5 * time.Second):
+			return errors.New("the vendor's write waited 5 s, and no collection page was asked for meanwhile")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return c.vendorErr
+}
 
 func (c *siteCatalog) UpsertCollections(ctx context.Context, _ string, cs []catalog.CollectionInput, _ time.Time) error {
 	select {
@@ -192,6 +208,39 @@ func TestCrawlOfASiteThatRedirectsElsewhereSaysWhere(t *testing.T) {
 	}
 	if len(store.collections) > 0 || len(store.links) > 0 {
 		t.Errorf("the other site was read as the vendor's: %q %q", store.collections, store.links)
+	}
+}
+
+// The vendor is written beside discovery and the first pages, not before them (a fresh
+// database's first write of it held them up), and the crawl still fails when that write
+// does.
+func TestCrawlListsWhileTheVendorIsWritten(t *testing.T) {
+	for _, failed := range []bool{false, true} {
+		t.Run(fmt.Sprint("vendor write failed: ", failed), func(t *testing.T) {
+			listing := make(chan struct{})
+			var once sync.Once
+			site := &wwwSite{}
+			fetcher := adapter.FetcherFunc(func(ctx context.Context, raw string) (*adapter.Document, error) {
+				if strings.Contains(raw, "/collections/") {
+					once.Do(func() { close(listing) })
+				}
+				return site.Fetch(ctx, raw)
+			})
+			store := &siteCatalog{vendorSaved: listing}
+			if failed {
+				store.vendorErr = errors.New("upsert vendor shop.example: connection reset")
+			}
+			p := NewPipeline(&adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: fetcher}, store, nil, PipelineOptions{Collections: 2, Logger: slog.New(slog.DiscardHandler)})
+			_, err := p.crawl(context.Background(), crawlJob("shop.example"))
+			switch {
+			case failed && (err == nil || !strings.Contains(err.Error(), "connection reset")):
+				t.Fatalf("crawl: %v, want the vendor write's error", err)
+			case !failed && err != nil:
+				t.Fatalf("crawl: %v", err)
+			case !failed && len(store.links) != 12:
+				t.Errorf("%d listings linked, want 12", len(store.links))
+			}
+		})
 	}
 }
 
