@@ -24,7 +24,9 @@
 // reported apart. store-cpu-s/1000pages is the store's process, serving the pages (the
 // same pages for both crawlers, on the same cores); busy-cores is the CPU of the crawler,
 // Postgres and the store together over the wall time: near the machine's count, the crawl
-// is waiting for CPU. ClickHouse (usage events of the status polls) is not counted. After
+// is waiting for CPU. start-ms is how long Stockroom's crawl took to begin running after
+// its start request (the request, the job queue's pickup, the lease), a fixed cost inside
+// its wall time. ClickHouse (usage events of the status polls) is not counted. After
 // each store's crawls a line states the ratios (pages/s, the whole job's wall time, CPU
 // per page without and with Postgres and with the store too, peak memory), the cores
 // each crawl kept busy, and whether the bar is met; the crawlers' pages differ a little
