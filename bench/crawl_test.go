@@ -299,8 +299,10 @@ func benchStockroom(b *testing.B, opts demostore.Options) (last run) {
 		r.wall = stop.Sub(start)
 		// When the execution began running: the start request, the job queue's pickup and
 		// the lease, a fixed cost of each crawl that Colly, a library, has no counterpart of.
-		if began, err := time.Parse(time.RFC3339Nano, meta["start_date"].(string)); err == nil {
-			r.startDelay = began.Sub(start)
+		if raw, ok := meta["start_date"].(string); ok {
+			if began, err := time.Parse(time.RFC3339Nano, raw); err == nil {
+				r.startDelay = began.Sub(start)
+			}
 		}
 		res := meta["result"].(map[string]any)
 		r.listings = int(res["listings_total"].(float64))
