@@ -47,6 +47,7 @@ type Server struct {
 	WriteTimeout    time.Duration `koanf:"write_timeout"`
 	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
 	DebugAddress    string        `koanf:"debug_address"`
+	GCPercent       int           `koanf:"gc_percent"`
 }
 
 type Database struct {
@@ -239,6 +240,7 @@ func (c *Config) Validate() error {
 	check(c.Server.ReadTimeout > 0, "server.read_timeout", "must be positive")
 	check(c.Server.WriteTimeout > 0, "server.write_timeout", "must be positive")
 	check(c.Server.ShutdownTimeout > 0, "server.shutdown_timeout", "must be positive")
+	check(c.Server.GCPercent >= 0, "server.gc_percent", "must not be negative (0 keeps Go's default), got %d", c.Server.GCPercent)
 	check(c.Database.MaxConns > 0, "database.max_conns", "must be positive, got %d", c.Database.MaxConns)
 	check(c.Usage.BatchSize > 0, "usage.batch_size", "must be positive, got %d", c.Usage.BatchSize)
 	check(c.Usage.FlushInterval > 0, "usage.flush_interval", "must be positive")

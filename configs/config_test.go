@@ -42,6 +42,7 @@ func TestFileThenEnvironmentOverride(t *testing.T) {
 func TestInvalidValuesAreNamedByKey(t *testing.T) {
 	cases := []struct{ env, key string }{
 		{"STOCKROOM_SERVER__BODY_LIMIT=-1", "server.body_limit"},
+		{"STOCKROOM_SERVER__GC_PERCENT=-1", "server.gc_percent"},
 		{"STOCKROOM_LOG__LEVEL=loud", "log.level"},
 		{"STOCKROOM_LOG__FORMAT=xml", "log.format"},
 		{"STOCKROOM_USAGE__BATCH_SIZE=0", "usage.batch_size"},

@@ -145,6 +145,7 @@ func serveCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	logger := cfg.Logger()
+	setGCPercent(cfg.Server.GCPercent, os.LookupEnv)
 	s, err := openServices(ctx, cfg, logger)
 	if err != nil {
 		return err
