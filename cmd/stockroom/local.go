@@ -220,6 +220,7 @@ func localRun(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	logger := cfg.Logger()
+	setGCPercent(cfg.Server.GCPercent, os.LookupEnv)
 	s, err := openServices(ctx, cfg, logger)
 	if err != nil {
 		return err
