@@ -457,19 +457,27 @@ func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
 	tileNames := tiles.Name()
 	imgs := as.SelectOne("img")
 	srcs := imgs.Attr("src")
+	// The page's prices and pictures each come from one allocation: one per listing was a
+	// fifth of what a guest allocates for a page, and each costs it far more than natively.
+	prices := make([]sdk.Price, len(as))
+	pictures := make([]sdk.Image, len(as))
 	for i, a := range as {
 		l := &out[i]
 		l.Title = titleOf(a, titles[i], imgs[i])
 		tile := tileOrParent(a, tiles[i], tileNames[i])
 		if f, ok := tilePrice(tile); ok {
-			l.Price = &sdk.Price{Current: f}
+			prices[i].Current = f
+			l.Price = &prices[i]
 		}
 		img, src := imgs[i], srcs[i]
 		if !img.Exists() {
 			img = tile.SelectOne("img")
 			src = img.Attr("src")
 		}
-		l.Images = imagesOf(img, src, urls)
+		if u := imageURL(img, src, urls); u != "" {
+			pictures[i].URL = u
+			l.Images = pictures[i : i+1 : i+1]
+		}
 	}
 }
 
@@ -517,19 +525,24 @@ func titleOf(a sdk.Node, heading string, img sdk.Node) string {
 	return strings.TrimSpace(img.Attr("alt"))
 }
 
-// imagesOf is a listing's image: src, the src of img, else its data-src; none when blank
-// or inline (data:).
+// imagesOf is a listing's image (see imageURL), none when it has none.
 func imagesOf(img sdk.Node, src string, urls resolver) []sdk.Image {
+	if u := imageURL(img, src, urls); u != "" {
+		return []sdk.Image{{URL: u}}
+	}
+	return nil
+}
+
+// imageURL is the URL of a listing's image: src, the src of img, else its data-src; ""
+// when blank or inline (data:).
+func imageURL(img sdk.Node, src string, urls resolver) string {
 	if src = strings.TrimSpace(src); src == "" {
 		src = strings.TrimSpace(img.Attr("data-src"))
 	}
 	if src == "" || strings.HasPrefix(src, "data:") {
-		return nil
+		return ""
 	}
-	if u := urls.resolve(src); u != "" {
-		return []sdk.Image{{URL: u}}
-	}
-	return nil
+	return urls.resolve(src)
 }
 
 // firstText returns the first of reads' texts that is not blank, trimmed, reading no
