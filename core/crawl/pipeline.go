@@ -362,6 +362,12 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 	st.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
 	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
+	w.left = newBacklog()
+	for _, c := range collections {
+		if !done[c.key] {
+			w.left.set(c.key, count(c.Collection), 0)
+		}
+	}
 	unsaved := st.unsaved
 	st.unsaved = nil
 	slots := newListSlots(p.opts.Collections)
@@ -434,6 +440,8 @@ func notListedWhole(unlisted []error, all int) error {
 // listings for w.
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter, stop context.CancelCauseFunc) error {
 	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, stop: stop, size: count(c.Collection)}
+	// Whatever ends the listing: a collection that failed holds nothing more to write.
+	defer w.left.done(c.key)
 	// Each round lists the page the last one named next, or the pages it named ahead: those
 	// are listed at once, not each after the one before, for a long collection's pages in a
 	// row were a crawl's longest wait.
@@ -464,6 +472,7 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 	l.mu.Lock()
 	found := l.found
 	l.mu.Unlock()
+	w.left.done(c.key) // before the writer hears of it: it may be all the writer waits for
 	return w.send(ctx, listed{complete: c.key, total: found})
 }
 
@@ -530,17 +539,21 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 		}
 		inputs = append(inputs, listingInput(u, listing, l.c.key))
 	}
-	if len(inputs) > 0 {
-		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
-			return lp, err
-		}
-	}
 	l.mu.Lock()
 	l.found += len(inputs)
 	if lp.Total > 0 {
 		l.size = lp.Total
 	}
+	size, found = l.size, l.found
 	l.mu.Unlock()
+	// Counted before the writer has them, so that the page it receives is no longer
+	// among what it reckons is left (see listingWriter.need).
+	l.w.left.set(l.c.key, size, found)
+	if len(inputs) > 0 {
+		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
+			return lp, err
+		}
+	}
 	lp.Listings = nil
 	return lp, nil
 }

@@ -229,27 +229,12 @@ func TestWriterGathersSmallPagesIntoOneWrite(t *testing.T) {
 // A batch of at least minListings is written at once, without waiting for more.
 func TestWriterWritesAFullBatchAtOnce(t *testing.T) {
 	store := &recordingStore{}
-	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
-	w := newListingWriter(store, st, 4)
-	w.minListings, w.linger = 2, time.Hour
-	ctx, cancel := context.WithCancel(context.Background())
+	w, ctx, cancel, ran := startWriter(store, 2, nil)
 	defer cancel()
-	ran := make(chan error, 1)
-	go func() { ran <- w.run(ctx) }()
 	if err := w.send(ctx, pageOf("shoes", "boot", "clog")); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		store.mu.Lock()
-		written := store.writes
-		store.mu.Unlock()
-		if written == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a full batch was held back")
-		}
-	}
+	waitForWrites(t, store, 1, "a full batch was held back")
 	// A writer lingering for more stops when the crawl is cancelled.
 	if err := w.send(ctx, pageOf("shoes", "sandal")); err != nil {
 		t.Fatal(err)
@@ -257,6 +242,35 @@ func TestWriterWritesAFullBatchAtOnce(t *testing.T) {
 	cancel()
 	if err := <-ran; !errors.Is(err, context.Canceled) {
 		t.Errorf("run = %v, want the cancellation", err)
+	}
+}
+
+// startWriter runs a writer to store whose batches are worth minListings, lingering for
+// them as long as the test runs, and told what is left by left (nil: nothing); ran
+// receives what its run returns once cancel is called.
+func startWriter(store *recordingStore, minListings int, left *backlog) (w *listingWriter, ctx context.Context, cancel context.CancelFunc, ran chan error) {
+	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
+	w = newListingWriter(store, st, 4)
+	w.minListings, w.linger, w.left = minListings, time.Hour, left
+	ctx, cancel = context.WithCancel(context.Background())
+	ran = make(chan error, 1)
+	go func() { ran <- w.run(ctx) }()
+	return w, ctx, cancel, ran
+}
+
+// waitForWrites waits until store has seen n writes, failing with why after 10 s.
+func waitForWrites(t *testing.T, store *recordingStore, n int, why string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		store.mu.Lock()
+		written := store.writes
+		store.mu.Unlock()
+		if written >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(why)
+		}
 	}
 }
 
@@ -334,4 +348,21 @@ func writeSharedAnswers(t *testing.T, w *listingWriter, pages []pricedPage) []we
 		}
 	}
 	return answers
+}
+
+// Near the listing's end, as the collections' sizes say, the writer writes what has
+// queued without lingering for a full batch: the last write is then small, and the crawl's
+// end does not wait for minListings worth of listings to be written at once.
+func TestWriterWritesAtOnceNearTheEnd(t *testing.T) {
+	store := &recordingStore{}
+	left := newBacklog()
+	left.set("shoes", 4, 2) // two listings to come after the page below
+	w, ctx, cancel, ran := startWriter(store, 100, left)
+	defer cancel()
+	if err := w.send(ctx, pageOf("shoes", "boot", "clog")); err != nil {
+		t.Fatal(err)
+	}
+	waitForWrites(t, store, 1, "the page was held back for a full batch with two listings left to come")
+	cancel()
+	<-ran
 }
