@@ -31,7 +31,8 @@
 // per page without and with Postgres and with the store too, peak memory), the cores
 // each crawl kept busy, and whether the bar is met; the crawlers' pages differ a little
 // (Colly asks each collection for one empty page more, Stockroom reads robots.txt and the
-// sitemaps), hence the wall time of the same job beside pages/s. With -count N, Go runs
-// each side's N crawls in a row and the line compares their medians; for rounds
-// interleaved in time on a noisy machine, run -count 1 N times.
+// sitemaps), hence the wall time of the same job beside pages/s. With -count N (make
+// bench: 5), Go runs each side's N crawls in a row and the line compares their medians;
+// for rounds interleaved in time on a noisy machine, and the ratio of each round, run
+// -count 1 N times.
 package bench
