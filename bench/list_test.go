@@ -19,9 +19,11 @@ import (
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
-// BenchmarkListPage is the adapters' share of one crawl page: a collection page of each
-// demo store of BenchmarkCrawl listed through the built-in WebAssembly adapters (every
-// round of the call), the page already fetched, one call at a time. cpu-ms/page is the
+// BenchmarkListPage is the adapters' share of one crawl page: the first page of a
+// collection of each demo store of BenchmarkCrawl, and a later page of the HTML store's
+// (html-later, one of those a first page names ahead), listed through the built-in
+// WebAssembly adapters (every round of the call), the page already fetched, one call at a
+// time. cpu-ms/page is the
 // process's CPU per page, garbage collection included; BenchmarkCrawl's Colly
 // cpu-s/1000pages (ms per page) is the whole budget per page that listing must fit in
 // with fetching and writing the catalog. guest-loops/page counts the loop heads the
@@ -38,32 +40,46 @@ func BenchmarkListPage(b *testing.B) {
 	defer fleet.Stop()
 	set := builtinAdapters(b)
 	for _, c := range []struct {
+		name       string
 		kind       demostore.Kind
 		platform   string
 		collection string
+		// later is the page listed, relative to the collection, when not its first: a
+		// page named ahead, as most of a crawl's pages are.
+		later string
 	}{
-		{demostore.Shopify, "shopify", "/collections/sale"},
-		{demostore.HTML, "", "/shop/sale"},
+		{"shopify", demostore.Shopify, "shopify", "/collections/sale", ""},
+		{"html", demostore.HTML, "", "/shop/sale", ""},
+		{"html-later", demostore.HTML, "", "/shop/sale", "?page=2"},
 	} {
-		b.Run(string(c.kind), func(b *testing.B) {
+		b.Run(c.name, func(b *testing.B) {
 			set.Fetcher = &savedPages{pages: map[string]*adapter.Document{}}
 			collection := fleet.Get(c.kind).URL(c.collection)
-			// The first call fetches the page; the loop lists it from memory.
-			if _, err := set.List(ctx, c.platform, collection, "", 0); err != nil {
+			// The first calls fetch the pages; the loop lists one from memory, given the
+			// collection's size as a crawl gives it once the first page said it.
+			first, err := set.List(ctx, c.platform, collection, "", 0)
+			if err != nil {
 				b.Fatal(err)
+			}
+			cursor, size := "", 0
+			if c.later != "" {
+				cursor, size = collection+c.later, first.Total
+				if _, err := set.List(ctx, c.platform, collection, cursor, size); err != nil {
+					b.Fatal(err)
+				}
 			}
 			var listings int
 			loops0 := guestLoops(set)
 			cpu0 := storagetest.ProcessCPU()
 			for b.Loop() {
-				page, err := set.List(ctx, c.platform, collection, "", 0)
+				page, err := set.List(ctx, c.platform, collection, cursor, size)
 				if err != nil {
 					b.Fatal(err)
 				}
 				listings = len(page.Listings)
 			}
 			if listings == 0 {
-				b.Fatalf("no listings on %s", collection)
+				b.Fatalf("no listings on %s%s", collection, c.later)
 			}
 			b.ReportMetric(float64(storagetest.ProcessCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(float64(listings), "listings/page")
