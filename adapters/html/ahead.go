@@ -39,68 +39,90 @@ func pagesAhead(first, next string, last int) []string {
 // pageTemplate returns the URL of page n of the collection whose first page is first and
 // second page next, or nil when it cannot tell how their site numbers pages.
 func pageTemplate(first, next string) func(n int) string {
-	f, err := url.Parse(first)
-	if err != nil {
-		return nil
-	}
-	s, err := url.Parse(next)
-	if err != nil || f.Scheme != s.Scheme || f.Host != s.Host || f.User != nil || s.User != nil {
-		return nil
-	}
-	if f.Path == s.Path {
-		return queryTemplate(f, s)
-	}
-	if f.RawQuery == s.RawQuery {
-		return pathTemplate(f, s)
+	if n, at := numbering(first, next); n == 2 {
+		return at
 	}
 	return nil
 }
 
-// queryTemplate: next's query is first's with one parameter added as 2, or changed from 1
-// to 2. The query is rewritten in next's own form: only that parameter's value changes.
-func queryTemplate(first, next *url.URL) func(n int) string {
+// numbering reads page, a page of the collection whose first page is first, as the site's
+// page n (2 or more), and returns n and the URL of any page of that numbering: at(n) is
+// page itself. It returns 0 and nil when page is not numbered in a way it can tell (see
+// pagesAhead).
+func numbering(first, page string) (n int, at func(n int) string) {
+	f, err := url.Parse(first)
+	if err != nil {
+		return 0, nil
+	}
+	p, err := url.Parse(page)
+	if err != nil || f.Scheme != p.Scheme || f.Host != p.Host || f.User != nil || p.User != nil {
+		return 0, nil
+	}
+	if f.Path == p.Path {
+		return queryNumbering(f, p)
+	}
+	if f.RawQuery == p.RawQuery {
+		return pathNumbering(f, p)
+	}
+	return 0, nil
+}
+
+// pageNumber reads s as a page number of 2 or more written plainly (no sign, no leading
+// zero); 0 otherwise.
+func pageNumber(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 2 || strconv.Itoa(n) != s {
+		return 0
+	}
+	return n
+}
+
+// queryNumbering: page's query is first's with one parameter added as n, or changed from
+// 1 to n. Other pages are written in page's own form: only that parameter's value changes.
+func queryNumbering(first, page *url.URL) (int, func(n int) string) {
 	fq, err := url.ParseQuery(first.RawQuery)
 	if err != nil {
-		return nil
+		return 0, nil
 	}
-	nq, err := url.ParseQuery(next.RawQuery)
-	if err != nil || len(nq) < len(fq) || len(nq) > len(fq)+1 {
-		return nil
+	pq, err := url.ParseQuery(page.RawQuery)
+	if err != nil || len(pq) < len(fq) || len(pq) > len(fq)+1 {
+		return 0, nil
 	}
-	key := ""
-	for k, v := range nq {
+	key, number := "", 0
+	for k, v := range pq {
 		was, ok := fq[k]
 		switch {
 		case ok && slices.Equal(was, v):
 			continue
-		case key != "" || len(v) != 1 || v[0] != "2" || ok && (len(was) != 1 || was[0] != "1"):
-			return nil
+		case key != "" || len(v) != 1 || pageNumber(v[0]) == 0 || ok && (len(was) != 1 || was[0] != "1"):
+			return 0, nil
 		}
-		key = k
+		key, number = k, pageNumber(v[0])
 	}
 	if key == "" {
-		return nil
+		return 0, nil
 	}
 	for k := range fq {
-		if _, ok := nq[k]; !ok {
-			return nil
+		if _, ok := pq[k]; !ok {
+			return 0, nil
 		}
 	}
-	// The parameter as next writes it, between separators: a value of 2 elsewhere in the
-	// query (a size, a filter) is left alone.
-	params := strings.Split(next.RawQuery, "&")
+	// The parameter as page writes it, between separators: the same number elsewhere in
+	// the query (a size, a filter) is left alone.
+	params := strings.Split(page.RawQuery, "&")
+	value := strconv.Itoa(number)
 	at := -1
 	for i, p := range params {
 		k, v, _ := strings.Cut(p, "=")
-		if uk, err := url.QueryUnescape(k); err == nil && uk == key && v == "2" {
+		if uk, err := url.QueryUnescape(k); err == nil && uk == key && v == value {
 			at = i
 		}
 	}
 	if at < 0 {
-		return nil
+		return 0, nil
 	}
-	base := *next
-	return func(n int) string {
+	base := *page
+	return number, func(n int) string {
 		p := append([]string(nil), params...)
 		k, _, _ := strings.Cut(p[at], "=")
 		p[at] = k + "=" + strconv.Itoa(n)
@@ -110,29 +132,30 @@ func queryTemplate(first, next *url.URL) func(n int) string {
 	}
 }
 
-// pathTemplate: next's path is first's followed by a number 2, after at most one word
-// (/page/2), with or without a closing slash.
-func pathTemplate(first, next *url.URL) func(n int) string {
-	path := next.EscapedPath()
+// pathNumbering: page's path is first's followed by a number n, after at most one word
+// (/page/3), with or without a closing slash.
+func pathNumbering(first, page *url.URL) (int, func(n int) string) {
+	path := page.EscapedPath()
 	below, ok := strings.CutPrefix(path, strings.TrimSuffix(first.EscapedPath(), "/")+"/")
 	if !ok {
-		return nil
+		return 0, nil
 	}
 	word, number := "", strings.TrimSuffix(below, "/")
 	if i := strings.LastIndexByte(number, '/'); i >= 0 {
 		word, number = number[:i+1], number[i+1:]
 	}
-	if number != "2" || strings.Contains(strings.TrimSuffix(word, "/"), "/") {
-		return nil
+	n := pageNumber(number)
+	if n == 0 || strings.Contains(strings.TrimSuffix(word, "/"), "/") {
+		return 0, nil
 	}
-	// path is prefix, 2, suffix.
+	// path is prefix, n, suffix.
 	suffix := strings.TrimPrefix(below, word+number)
 	prefix := strings.TrimSuffix(path, number+suffix)
 	if _, err := url.PathUnescape(prefix + suffix); err != nil {
-		return nil
+		return 0, nil
 	}
-	base := *next
-	return func(n int) string {
+	base := *page
+	return n, func(n int) string {
 		u := base
 		u.RawPath = prefix + strconv.Itoa(n) + suffix
 		u.Path, _ = url.PathUnescape(u.RawPath)

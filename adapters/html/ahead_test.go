@@ -55,6 +55,42 @@ func TestPagesAheadFollowsTheSitesNumbering(t *testing.T) {
 	}
 }
 
+// A later page of a numbering is read as its number, and any page of the same numbering
+// is written as the site writes that page; a page it cannot read as numbered is refused.
+func TestNumberingReadsALaterPage(t *testing.T) {
+	for _, c := range []struct {
+		first, page string
+		n           int
+		page9       string
+	}{
+		{site + "/shop/sale", site + "/shop/sale?page=7", 7, site + "/shop/sale?page=9"},
+		{site + "/c?sort=new&page=1", site + "/c?sort=new&page=12", 12, site + "/c?sort=new&page=9"},
+		{site + "/c?size=24", site + "/c?p=24&size=24", 24, site + "/c?p=9&size=24"},
+		{site + "/garden/", site + "/garden/page/3/", 3, site + "/garden/page/9/"},
+		{site + "/garden", site + "/garden/31", 31, site + "/garden/9"},
+		{site + "/c", site + "/c?page=03", 0, ""}, // not written plainly
+		{site + "/c", site + "/c?page=1", 0, ""},  // the first page again
+		{site + "/c", site + "/c?page=-2", 0, ""},
+		{site + "/c", site + "/c", 0, ""},
+		{site + "/c", site + "/c?after=abc", 0, ""},
+	} {
+		n, at := numbering(c.first, c.page)
+		if n != c.n || (at == nil) != (c.n == 0) {
+			t.Errorf("%s of %s: page %d (numbered: %v), want %d", c.page, c.first, n, at != nil, c.n)
+			continue
+		}
+		if at == nil {
+			continue
+		}
+		if got := at(n); got != c.page {
+			t.Errorf("%s of %s: at(%d) = %q, want the page itself", c.page, c.first, n, got)
+		}
+		if got := at(9); got != c.page9 {
+			t.Errorf("%s of %s: at(9) = %q, want %q", c.page, c.first, got, c.page9)
+		}
+	}
+}
+
 // categoryPage is page n of a category of 3 pages of two tiles that says its size.
 func categoryPage(n int) string {
 	next := ""
@@ -89,6 +125,63 @@ func TestListNamesTheLaterPagesOfACategoryOfKnownSize(t *testing.T) {
 		}
 		if len(p.Ahead) != 0 || len(p.Listings) != 2 || !strings.HasSuffix(p.Listings[0].URL, "a") {
 			t.Errorf("%s: %d listings, ahead %q", cursor, len(p.Listings), p.Ahead)
+		}
+		if want := map[string]string{p1.Ahead[0]: p1.Ahead[1]}[cursor]; p.Next != want {
+			t.Errorf("%s: next %q, want %q", cursor, p.Next, want)
+		}
+	}
+}
+
+// numberedPage is page n of 4 of a category whose pagination, after the first page,
+// shows numbers only: its "next" is an icon without words, and the relative links are
+// written as the site writes them.
+func numberedPage(n int) string {
+	var bar strings.Builder
+	for k := 1; k <= 4; k++ {
+		fmt.Fprintf(&bar, `<a href="?page=%d">%d</a> `, k, k)
+	}
+	if n == 1 {
+		bar.WriteString(`<a href="/shop/rope?page=2">Next</a>`)
+	} else if n < 4 {
+		fmt.Fprintf(&bar, `<a class="icon-next" href="/shop/rope?page=%d"><svg></svg></a>`, n+1)
+	}
+	return fmt.Sprintf(`<html><body><p>Page %[1]d of 4</p><ul>
+<li><a href="/products/r%[1]da"><h3>A</h3></a><span class="price">$1.00</span></li>
+<li><a href="/products/r%[1]db"><h3>B</h3></a><span class="price">$2.00</span></li>
+</ul><nav class="pagination">%[2]s</nav></body></html>`, n, bar.String())
+}
+
+// A page named ahead goes on to the next number's page when it links there, whatever the
+// link says, and the last page, which does not, ends the collection.
+func TestListGoesOnFromAPageNamedAheadThatLinksToTheNextNumber(t *testing.T) {
+	pages := sdktest.Pages{}
+	collection := site + "/shop/rope"
+	for n := 1; n <= 4; n++ {
+		u := collection
+		if n > 1 {
+			u = fmt.Sprintf("%s?page=%d", collection, n)
+		}
+		pages[u] = htmlDoc(u, numberedPage(n))
+	}
+	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: pages}
+	p1, err := set.List(context.Background(), "", collection, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p1.Ahead) != 3 || p1.Total != 8 {
+		t.Fatalf("page 1: ahead %q, total %d; want 3 pages of 8 products", p1.Ahead, p1.Total)
+	}
+	for i, cursor := range p1.Ahead {
+		p, err := set.List(context.Background(), "", collection, cursor, p1.Total)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if i+1 < len(p1.Ahead) {
+			want = p1.Ahead[i+1]
+		}
+		if p.Next != want || len(p.Listings) != 2 {
+			t.Errorf("%s: next %q, %d listings; want next %q, 2 listings", cursor, p.Next, len(p.Listings), want)
 		}
 	}
 }
