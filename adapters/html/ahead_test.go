@@ -91,6 +91,35 @@ func TestNumberingReadsALaterPage(t *testing.T) {
 	}
 }
 
+// FuzzPlainQueryNumbering: numbering's reading of a plain first page and its ?key=n page
+// is what net/url's reading (parsedNumbering) answers: the same page number, and the same
+// URL for every other page.
+func FuzzPlainQueryNumbering(f *testing.F) {
+	for _, seed := range [][2]string{
+		{site + "/shop/sale", "?page=3"}, {"http://127.0.0.4:39135/shop/sale", "?p=12"}, {"https://a.example", "?page=2"},
+		{site + "/c/", "?page=2"}, {site + "/a/../b", "?page=2"}, {"http://h:x/c", "?page=2"}, {site + "/c", "?page=02"},
+		{site + "/c", "?a%20b=2"}, {site + "/c?x=1", "&page=2"}, {"HTTP://h/c", "?page=2"}, {"http://h:/c", "?page=2"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, first, rest string) {
+		page := first + rest
+		n, at := plainQueryNumbering(first, page)
+		if at == nil {
+			return
+		}
+		wantN, wantAt := parsedNumbering(first, page)
+		if wantAt == nil || n != wantN {
+			t.Fatalf("%q of %q: page %d, net/url reads %d (numbered: %v)", page, first, n, wantN, wantAt != nil)
+		}
+		for _, k := range []int{1, 2, n, n + 1, 1000} {
+			if got, want := at(k), wantAt(k); got != want {
+				t.Errorf("%q of %q: page %d at %q, net/url writes %q", page, first, k, got, want)
+			}
+		}
+	})
+}
+
 // categoryPage is page n of a category of 3 pages of two tiles that says its size.
 func categoryPage(n int) string {
 	next := ""
