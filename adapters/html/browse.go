@@ -157,11 +157,11 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	seen := map[string]bool{}
 	var segs []string
 	add := func(a sdk.Node, inMenu bool) {
-		u, ok := urls.link(a.Attr("href"))
+		segs = segs[:0]
+		u, ok := urls.linkSegments(a.Attr("href"), &segs)
 		if !ok {
 			return
 		}
-		segs = segments(u.path, segs[:0])
 		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
 			return
 		}
@@ -265,11 +265,9 @@ func listings(links []sdk.Node, hrefs []string, urls resolver) (out []sdk.Listin
 	picked := make([]pick, 0, len(anchors))
 	var segs []string
 	for _, i := range anchors {
-		u, ok := urls.link(hrefs[i])
-		if !ok {
-			continue
-		}
-		if segs = segments(u.path, segs[:0]); isProductPath(segs) && !isExcluded(segs) {
+		segs = segs[:0]
+		u, ok := urls.linkSegments(hrefs[i], &segs)
+		if ok && isProductPath(segs) && !isExcluded(segs) {
 			picked = append(picked, pick{i, u.url})
 		}
 	}
@@ -297,11 +295,11 @@ func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) 
 		if !a.SelectOne("img").Exists() {
 			continue
 		}
-		u, ok := urls.link(hrefs[i])
+		segs = segs[:0]
+		u, ok := urls.linkSegments(hrefs[i], &segs)
 		if !ok || u.url == urls.base.String() {
 			continue
 		}
-		segs = segments(u.path, segs[:0])
 		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
 			continue
 		}

@@ -66,16 +66,21 @@ func TestResolverPlain(t *testing.T) {
 	}
 }
 
+// testResolver is the resolver of one of testBases, chosen by a fuzzer's which.
+func testResolver(t *testing.T, which int) (*url.URL, resolver) {
+	base, err := url.Parse(testBases[uint(which)%uint(len(testBases))])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, newResolver(base)
+}
+
 func FuzzResolverPlain(f *testing.F) {
 	for _, seed := range []string{"/item/a-1", "/a/../b", "/a?x=1", "/.", "/a//b", "/~x/_y.z?a=b&c=%41"} {
 		f.Add(0, seed)
 	}
 	f.Fuzz(func(t *testing.T, which int, href string) {
-		base, err := url.Parse(testBases[uint(which)%uint(len(testBases))])
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := newResolver(base)
+		base, s := testResolver(t, which)
 		for _, h := range []string{href, s.origin + href} {
 			got, ok := s.plain(h)
 			if !ok {
@@ -83,6 +88,32 @@ func FuzzResolverPlain(f *testing.F) {
 			}
 			if want, _ := viaNetURL(base, h); got != want {
 				t.Errorf("base %s, href %q: plain %+v, net/url %+v", base, h, got, want)
+			}
+		}
+	})
+}
+
+// FuzzLinkSegments: linkSegments answers what link does, with the segments that segments
+// reads from the link's path, whichever way the link is read.
+func FuzzLinkSegments(f *testing.F) {
+	for _, seed := range []string{"/item/a-1", "/Item/A-1?x=1", "/a/../b", "/a?x=1", "/.", "/a//b/", "/~x/_y.z?a=b&c=%41",
+		"/ü/x", "HTTPS://corner.example/x", "?page=3", "rel/Ative", "  /a  ", "#top", "/a%2Fb", "/a?b/c"} {
+		f.Add(0, seed)
+	}
+	f.Fuzz(func(t *testing.T, which int, href string) {
+		base, s := testResolver(t, which)
+		for _, h := range []string{href, s.origin + href} {
+			want, wantOK := s.link(h)
+			segs := []string{"kept"}
+			got, ok := s.linkSegments(h, &segs)
+			if got != want || ok != wantOK {
+				t.Fatalf("base %s, href %q: linkSegments %+v %v, link %+v %v", base, h, got, ok, want, wantOK)
+			}
+			if !ok {
+				continue
+			}
+			if wantSegs := segments(want.path, []string{"kept"}); !slices.Equal(segs, wantSegs) {
+				t.Errorf("base %s, href %q: segments %q, want %q", base, h, segs, wantSegs)
 			}
 		}
 	})
