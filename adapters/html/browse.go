@@ -6,7 +6,6 @@ package html
 // heuristic over markup shoppers see; nothing names a store.
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -125,18 +124,14 @@ func isExcluded(segs []string) bool {
 	return false
 }
 
-// docBase is the URL a document's relative links resolve against: the final URL after
-// redirects, else the requested one.
-func docBase(d *sdk.Doc) *url.URL {
+// docLinks is the resolver of a document's relative links: against the final URL after
+// redirects, else the requested one; false when that is not a URL with a host.
+func docLinks(d *sdk.Doc) (*resolver, bool) {
 	raw := d.URL
 	if d.FinalURL != "" {
 		raw = d.FinalURL
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return nil
-	}
-	return u
+	return resolverOf(raw)
 }
 
 // Discover lists the categories the home page links to: every link of its menus (nav,
@@ -147,11 +142,10 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	if page == nil || !page.OK() {
 		return nil, sdk.Fail("no home page")
 	}
-	base := docBase(page)
-	if base == nil {
+	urls, ok := docLinks(page)
+	if !ok {
 		return nil, sdk.Fail("bad site URL %q", c.URL())
 	}
-	urls := newResolver(base)
 	root := page.HTML()
 	var out []sdk.Collection
 	seen := map[string]bool{}
@@ -193,8 +187,8 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 // List reads one page of the collection at c.URL(). The cursor is the URL of the page to
 // read ("" for the collection itself); Next is the following page's URL, "" on the last.
 func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
-	collection, err := url.Parse(c.URL())
-	if err != nil || collection.Host == "" {
+	collection, ok := resolverOf(c.URL())
+	if !ok {
 		return sdk.Page{}, sdk.Fail("not a collection URL: %q", c.URL())
 	}
 	target := c.URL()
@@ -202,7 +196,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 		// The cursor is an absolute URL this adapter returned. Another adapter's cursor (a
 		// page number) reaches here when that adapter failed: refuse it rather than resolve
 		// it as a relative link; and stay on the collection's site whatever it says.
-		u, ok := newResolver(collection).link(c.Cursor())
+		u, ok := collection.link(c.Cursor())
 		if !ok || !strings.HasPrefix(c.Cursor(), "http://") && !strings.HasPrefix(c.Cursor(), "https://") {
 			return sdk.Page{}, sdk.Fail("bad cursor %q", c.Cursor())
 		}
@@ -215,8 +209,8 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if !d.OK() {
 		return sdk.Page{}, sdk.Fail("collection page %s: %s", target, d.Failure())
 	}
-	base := docBase(d)
-	if base == nil {
+	urls, ok := docLinks(d)
+	if !ok {
 		return sdk.Page{}, sdk.Fail("bad page URL %q", target)
 	}
 	root := d.HTML()
@@ -224,7 +218,6 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	// Where each link leads comes in one host call for the page: asked link by link, it
 	// was a call per link.
 	hrefs := sdk.Nodes(links).Attr("href")
-	urls := newResolver(base)
 	items, tiles := listings(links, hrefs, urls)
 	out := sdk.Page{Listings: items}
 	if next := followingPage(c.URL(), target, root, links, hrefs, tiles, urls); next != "" && next != target && next != c.URL() {
@@ -238,7 +231,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 			total = out.Total
 		}
 		if c.Cursor() == "" && total > 0 && len(items) > 0 {
-			out.Ahead = pagesAhead(base.String(), next, (total+len(items)-1)/len(items))
+			out.Ahead = pagesAhead(urls.page, next, (total+len(items)-1)/len(items))
 		}
 	}
 	return out, nil
@@ -252,7 +245,7 @@ const chrome = "header, nav, footer, [role=navigation]"
 // links[i]'s target): links to product-like paths, or, when the store's paths say
 // nothing, links that wrap an image and sit by a price. tiles[i] reports whether links[i]
 // was read as a tile's link.
-func listings(links []sdk.Node, hrefs []string, urls resolver) (out []sdk.Listing, tiles []bool) {
+func listings(links []sdk.Node, hrefs []string, urls *resolver) (out []sdk.Listing, tiles []bool) {
 	// Which links sit in menus comes in one host call for the whole page: asked link by
 	// link, it was a call per link.
 	menus := sdk.Nodes(links).Ancestor(chrome)
@@ -287,7 +280,7 @@ type pick struct {
 
 // imageTiles picks the tiles of a page whose paths say nothing: repeated links around an
 // image with a price beside, among the links at anchors (hrefs[i] is links[i]'s target).
-func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) []pick {
+func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls *resolver) []pick {
 	var cands []pick
 	var segs []string
 	for _, i := range anchors {
@@ -297,7 +290,7 @@ func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) 
 		}
 		segs = segs[:0]
 		u, ok := urls.linkSegments(hrefs[i], &segs)
-		if !ok || u.url == urls.base.String() {
+		if !ok || u.url == urls.page {
 			continue
 		}
 		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
@@ -321,7 +314,7 @@ func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls resolver) 
 
 // build makes a listing of each URL picked, in order, filled from the first link to it
 // and completed from the others; it marks the picked links in tiles.
-func build(links []sdk.Node, picked []pick, urls resolver, tiles []bool) []sdk.Listing {
+func build(links []sdk.Node, picked []pick, urls *resolver, tiles []bool) []sdk.Listing {
 	// Sized once: a guest pays for each time a list grows.
 	out := make([]sdk.Listing, 0, len(picked))
 	firsts := make(sdk.Nodes, 0, len(picked)) // the first link to each listing
@@ -449,7 +442,7 @@ const headings = "h2, h3, h4, [class*=title], [class*=name]"
 // fillFirst fills each listing out[i] from as[i], the first link to it, as fill does,
 // asking the host for the links' headings, tiles and images in one call each for the
 // page: link by link, that was six calls per tile.
-func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
+func fillFirst(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	if len(as) == 0 {
 		return
 	}
@@ -485,7 +478,7 @@ func fillFirst(out []sdk.Listing, as sdk.Nodes, urls resolver) {
 // fill completes a listing's title, price and image from its link and tile. A tile
 // links twice or more (image, name): each field is read once, from the first link that
 // has it, and the host is asked only for what is still missing.
-func fill(l *sdk.Listing, a sdk.Node, urls resolver) {
+func fill(l *sdk.Listing, a sdk.Node, urls *resolver) {
 	if l.Title == "" {
 		l.Title = titleOf(a, a.SelectOne(headings).Text(), sdk.Node{})
 	}
@@ -527,7 +520,7 @@ func titleOf(a sdk.Node, heading string, img sdk.Node) string {
 }
 
 // imagesOf is a listing's image (see imageURL), none when it has none.
-func imagesOf(img sdk.Node, src string, urls resolver) []sdk.Image {
+func imagesOf(img sdk.Node, src string, urls *resolver) []sdk.Image {
 	if u := imageURL(img, src, urls); u != "" {
 		return []sdk.Image{{URL: u}}
 	}
@@ -536,7 +529,7 @@ func imagesOf(img sdk.Node, src string, urls resolver) []sdk.Image {
 
 // imageURL is the URL of a listing's image: src, the src of img, else its data-src; ""
 // when blank or inline (data:).
-func imageURL(img sdk.Node, src string, urls resolver) string {
+func imageURL(img sdk.Node, src string, urls *resolver) string {
 	if src = strings.TrimSpace(src); src == "" {
 		src = strings.TrimSpace(img.Attr("data-src"))
 	}
@@ -580,7 +573,7 @@ func isNextWord(s string) bool {
 // work (BenchmarkListPage/html-later). A page that links to the next number but labels
 // the link with an icon alone goes on too, where nextPage would have ended the
 // collection there.
-func followingPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls resolver) string {
+func followingPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls *resolver) string {
 	if n, at := numbering(collection, target); at != nil {
 		if want := at(n + 1); linksTo(hrefs, tiles, want, urls) {
 			return want
@@ -593,7 +586,7 @@ func followingPage(collection, target string, root sdk.Node, links []sdk.Node, h
 // has them) leads to want, a URL of the page's site. The link is taken as written, in
 // full or from the root, or relative as a tail of want ("?page=3") and then resolved;
 // written otherwise, it is not seen, and followingPage falls back on nextPage.
-func linksTo(hrefs []string, tiles []bool, want string, urls resolver) bool {
+func linksTo(hrefs []string, tiles []bool, want string, urls *resolver) bool {
 	fromRoot := want
 	if urls.origin != "" {
 		fromRoot = strings.TrimPrefix(want, urls.origin)
@@ -615,7 +608,7 @@ func linksTo(hrefs []string, tiles []bool, want string, urls resolver) bool {
 // nextPage finds the following page of a listing: rel="next" (link or anchor), else the
 // first of the page's links, other than its tiles' (tiles[i] for links[i]), whose text or
 // label says next, or which is only a forward arrow.
-func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls resolver) string {
+func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolver) string {
 	resolve := func(href string) string {
 		u, _ := urls.link(href)
 		return u.url

@@ -12,19 +12,73 @@ import (
 // the origin followed by the link, and resolver writes that without them: in the guest they
 // were a fifth of listing a page. Every other link goes through net/url.
 type resolver struct {
-	base *url.URL
-	// origin is base's scheme and host as net/url writes them; "" when base has parts
-	// (user info, an opaque form) that a resolved link would carry, so that every link
-	// goes through net/url.
+	// page is the page's URL as net/url writes it.
+	page string
+	// parsed is page parsed; for a plain page URL (see resolverOf), not until a link
+	// needs net/url (see base).
+	parsed *url.URL
+	// origin is the page's scheme and host as net/url writes them; "" when the page's URL
+	// has parts (user info, an opaque form) that a resolved link would carry, so that every
+	// link goes through net/url.
 	origin string
+	// web reports whether the page's URL is an http(s) one.
+	web bool
 }
 
-func newResolver(base *url.URL) resolver {
-	s := resolver{base: base}
+// resolverOf is the resolver of the page at raw, false when raw is not a URL with a
+// host. A URL of plain characters (see plainPage) is not parsed until a link needs it: in
+// a guest a parse cost as much as resolving thirty links, and a listing call made two in
+// each of its two rounds. FuzzResolverOf holds it to newResolver's answers.
+func resolverOf(raw string) (*resolver, bool) {
+	if origin, ok := plainPage(raw); ok {
+		return &resolver{page: raw, origin: origin, web: true}, true
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, false
+	}
+	return newResolver(u), true
+}
+
+// newResolver is the resolver of the page at base.
+func newResolver(base *url.URL) *resolver {
+	s := &resolver{page: base.String(), parsed: base, web: base.Scheme == "http" || base.Scheme == "https"}
 	if base.User == nil && base.Opaque == "" && base.Host != "" {
 		s.origin = (&url.URL{Scheme: base.Scheme, Host: base.Host}).String()
 	}
 	return s
+}
+
+// base is the page's URL, parsed.
+func (s *resolver) base() *url.URL {
+	if s.parsed == nil {
+		// A plain page URL, which parses (see plainPage).
+		s.parsed, _ = url.Parse(s.page)
+	}
+	return s.parsed
+}
+
+// plainPage reports whether raw is an http(s) URL that net/url parses and writes back as
+// it is, with a host and without user info: a plainSite followed, perhaps, by a query of
+// plain's characters and no fragment. It returns raw's origin, its scheme and host.
+func plainPage(raw string) (origin string, ok bool) {
+	site, query, _ := strings.Cut(raw, "?")
+	if !plainSite(site) {
+		return "", false
+	}
+	for i := 0; i < len(query); i++ {
+		if plainBytes[query[i]]&plainInQuery == 0 {
+			return "", false
+		}
+	}
+	scheme := len("http://")
+	if strings.HasPrefix(site, "https://") {
+		scheme = len("https://")
+	}
+	if end := strings.IndexByte(site[scheme:], '/'); end >= 0 {
+		return site[:scheme+end], true
+	}
+	return site, true
 }
 
 // siteLink is a URL of the page's own site: in full, without its fragment, and its path.
@@ -33,13 +87,13 @@ type siteLink struct {
 }
 
 // link resolves href and returns it when it is an http(s) URL on the page's host.
-func (s resolver) link(href string) (siteLink, bool) { return s.linkSegments(href, nil) }
+func (s *resolver) link(href string) (siteLink, bool) { return s.linkSegments(href, nil) }
 
 // linkSegments is link that also appends, when segs is not nil, the segments of the
 // link's path to *segs as segments does. A plain link's come from the pass that reads it:
 // segments' own pass over each of a page's links was 7 % of the guest's work listing a
 // later demo category page, and reading them in plain's pass saves 3 %.
-func (s resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
+func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	href = strings.TrimSpace(href)
 	if href == "" || strings.HasPrefix(href, "#") {
 		return siteLink{}, false
@@ -49,7 +103,7 @@ func (s resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 		kept = len(*segs)
 	}
 	if l, ok := s.plainSegments(href, segs); ok {
-		return l, s.base.Scheme == "http" || s.base.Scheme == "https"
+		return l, s.web
 	}
 	if segs != nil {
 		// What plainSegments appended before it gave up.
@@ -59,8 +113,8 @@ func (s resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	if err != nil {
 		return siteLink{}, false
 	}
-	u := s.base.ResolveReference(r)
-	if (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, s.base.Host) {
+	u := s.base().ResolveReference(r)
+	if (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, s.base().Host) {
 		return siteLink{}, false
 	}
 	u.Fragment = ""
@@ -72,7 +126,7 @@ func (s resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 
 // resolve returns ref, a URL on any site, resolved against the page's URL; "" when ref is
 // no URL.
-func (s resolver) resolve(ref string) string {
+func (s *resolver) resolve(ref string) string {
 	if l, ok := s.plain(ref); ok {
 		return l.url
 	}
@@ -80,7 +134,7 @@ func (s resolver) resolve(ref string) string {
 	if err != nil {
 		return ""
 	}
-	return s.base.ResolveReference(r).String()
+	return s.base().ResolveReference(r).String()
 }
 
 // plain resolves href without net/url when href is a path from the root or a URL of the
@@ -88,11 +142,11 @@ func (s resolver) resolve(ref string) string {
 // segments, and whose query, if any, holds only those and "=&+,;:@%"; no fragment. For
 // such a link net/url answers the origin followed by the link, unchanged (TestResolverPlain
 // and FuzzResolverPlain hold it to that).
-func (s resolver) plain(href string) (siteLink, bool) { return s.plainSegments(href, nil) }
+func (s *resolver) plain(href string) (siteLink, bool) { return s.plainSegments(href, nil) }
 
 // plainSegments is plain that also appends, when segs is not nil, the segments of the
 // link's path to *segs as segments does; when it answers false, it may have appended some.
-func (s resolver) plainSegments(href string, segs *[]string) (siteLink, bool) {
+func (s *resolver) plainSegments(href string, segs *[]string) (siteLink, bool) {
 	if s.origin == "" {
 		return siteLink{}, false
 	}

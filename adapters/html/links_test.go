@@ -67,7 +67,7 @@ func TestResolverPlain(t *testing.T) {
 }
 
 // testResolver is the resolver of one of testBases, chosen by a fuzzer's which.
-func testResolver(t *testing.T, which int) (*url.URL, resolver) {
+func testResolver(t *testing.T, which int) (*url.URL, *resolver) {
 	base, err := url.Parse(testBases[uint(which)%uint(len(testBases))])
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +114,39 @@ func FuzzLinkSegments(f *testing.F) {
 			}
 			if wantSegs := segments(want.path, []string{"kept"}); !slices.Equal(segs, wantSegs) {
 				t.Errorf("base %s, href %q: segments %q, want %q", base, h, segs, wantSegs)
+			}
+		}
+	})
+}
+
+// FuzzResolverOf: the resolver of a page URL read without net/url answers every link as
+// the resolver of the parsed URL does, and names the page as net/url writes it.
+func FuzzResolverOf(f *testing.F) {
+	for _, raw := range append([]string{"https://corner.example", "http://h/c?", "http://h/c?a=b&c=%41", "http://h:x/",
+		"HTTPS://corner.example/x", "https://corner.example/a/../b", "https://corner.example/c#top", "ftp://h/x", "/relative"}, testBases...) {
+		f.Add(raw, "/item/a-1")
+		f.Add(raw, "?page=3")
+	}
+	f.Fuzz(func(t *testing.T, raw, href string) {
+		lazy, ok := resolverOf(raw)
+		u, err := url.Parse(raw)
+		if wantOK := err == nil && u.Host != ""; ok != wantOK {
+			t.Fatalf("%q: resolverOf %v, net/url reads a URL with a host: %v", raw, ok, wantOK)
+		}
+		if !ok {
+			return
+		}
+		eager := newResolver(u)
+		if lazy.page != eager.page || lazy.origin != eager.origin || lazy.web != eager.web {
+			t.Fatalf("%q: page %q origin %q web %v, parsed: %q %q %v", raw, lazy.page, lazy.origin, lazy.web, eager.page, eager.origin, eager.web)
+		}
+		for _, h := range []string{href, lazy.origin + href} {
+			if got, want := lazy.resolve(h), eager.resolve(h); got != want {
+				t.Errorf("%q, href %q: resolves to %q, parsed page to %q", raw, h, got, want)
+			}
+			got, ok := lazy.link(h)
+			if want, wantOK := eager.link(h); got != want || ok != wantOK {
+				t.Errorf("%q, href %q: link %+v %v, parsed page %+v %v", raw, h, got, ok, want, wantOK)
 			}
 		}
 	})
