@@ -29,14 +29,21 @@ test: build vet
 	./$(BIN) local exec --data .data/test -- $(GO) test $(TESTFLAGS) ./...
 
 # The bench/ module (peers such as Colly, kept out of the service's dependencies) runs each
-# whole job once per iteration, hence -benchtime 1x; BENCH_CRAWLS times over, so that each
-# store's line compares the medians of that many crawls of each crawler. One crawl each
-# was a coin toss where the two are close: on the HTML store, a crawl's pages/s varies
-# ±15 % from one to the next.
+# whole job once per iteration, hence -benchtime 1x; in BENCH_CRAWLS rounds, each crawling
+# every store once with each crawler, so that each store's line (printed in the last
+# round) compares the medians of that many crawls of each, made side by side. One crawl
+# each was a coin toss where the two are close: on the HTML store, a crawl's pages/s
+# varies ±15 % from one to the next; and each side's crawls in a row (-count) met this
+# machine's drift over minutes.
 BENCH_CRAWLS ?= 5
+BENCH_ROUNDS_FILE = $(CURDIR)/.data/bench/rounds.jsonl
 bench: build
 	./$(BIN) local exec --data .data/bench -- $(GO) test $(BENCHFLAGS) ./...
-	cd bench && ../$(BIN) local exec --data ../.data/bench -- $(GO) test $(BENCHFLAGS) -benchtime 1x -count $(BENCH_CRAWLS) ./...
+	rm -f $(BENCH_ROUNDS_FILE)
+	cd bench && for round in $$(seq $(BENCH_CRAWLS)); do \
+		BENCH_ROUNDS=$(BENCH_CRAWLS) BENCH_ROUNDS_FILE=$(BENCH_ROUNDS_FILE) \
+			../$(BIN) local exec --data ../.data/bench -- $(GO) test $(BENCHFLAGS) -benchtime 1x -count 1 ./... || exit 1; \
+	done
 
 # Search quality: the labelled set of evaluation/queries.json, engine and full-text
 # baseline side by side (nDCG@10, MRR, hard-constraint violations).

@@ -54,16 +54,142 @@ func BenchmarkCrawl(b *testing.B) {
 		{"shopify-20ms", demostore.Options{Kind: demostore.Shopify, Products: 10_000, Faults: late}},
 		{"html-20ms", demostore.Options{Kind: demostore.HTML, Products: 5_000, Faults: late}},
 	}
+	rounds := openRounds(b)
 	for _, s := range stores {
 		// With -count, each of the two runs its crawls in a row: the line compares medians.
 		var ours, colly []run
-		b.Run(s.name+"/stockroom", func(b *testing.B) { ours = append(ours, benchStockroom(b, s.opts)) })
-		b.Run(s.name+"/colly", func(b *testing.B) { colly = append(colly, benchColly(b, s.opts)) })
-		if len(ours) > 0 && len(colly) > 0 {
+		crawls := []func(){
+			func() {
+				b.Run(s.name+"/stockroom", func(b *testing.B) { ours = append(ours, benchStockroom(b, s.opts)) })
+			},
+			func() { b.Run(s.name+"/colly", func(b *testing.B) { colly = append(colly, benchColly(b, s.opts)) }) },
+		}
+		if rounds.collyFirst(s.name) {
+			slices.Reverse(crawls)
+		}
+		for _, crawl := range crawls {
+			crawl()
+		}
+		ours, colly, done := rounds.add(b, s.name, ours, colly)
+		if done && len(ours) > 0 && len(colly) > 0 {
 			// Printed: a benchmark that runs others shows its log only under -v.
 			fmt.Println(compare(s.name, ours, colly))
 		}
 	}
+}
+
+// roundsFileEnv names a file that keeps every crawl of a series of rounds, each round a
+// run of this benchmark (-count 1) that crawls every store once with each crawler. make
+// bench runs BENCH_CRAWLS rounds: a store's two crawls are then seconds apart, where
+// -count N ran each side's N crawls in a row, a minute or more from the other side's,
+// and this machine's speed drifts over minutes (one build's make bench said 0.91x Colly's
+// pages/s on the HTML store with -count 5, and 1.09x in five rounds ten minutes later;
+// 40 interleaved rounds that hour, 1.06x in median). Rounds
+// alternate which crawler goes first: a round's second crawl fares a few percent worse.
+// roundsEnv is the series' length: the line after a store's crawls is printed once, in
+// the last round, and compares the medians of all the rounds' crawls.
+const (
+	roundsFileEnv = "BENCH_ROUNDS_FILE"
+	roundsEnv     = "BENCH_ROUNDS"
+)
+
+// rounds is the series a run of BenchmarkCrawl belongs to; nil outside a series.
+type rounds struct {
+	path  string
+	total int
+	// earlier are the crawls of the rounds before this one.
+	earlier []crawlRecord
+}
+
+func openRounds(b *testing.B) *rounds {
+	path := os.Getenv(roundsFileEnv)
+	if path == "" {
+		return nil
+	}
+	total, err := strconv.Atoi(os.Getenv(roundsEnv))
+	if err != nil || total < 1 {
+		b.Fatalf("%s=%q: want the number of rounds beside %s", roundsEnv, os.Getenv(roundsEnv), roundsFileEnv)
+	}
+	r := &rounds{path: path, total: total}
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		b.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var c crawlRecord
+		if err := dec.Decode(&c); err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		r.earlier = append(r.earlier, c)
+	}
+	return r
+}
+
+// played is the rounds of store played before this one.
+func (r *rounds) played(store string) int {
+	n := 0
+	for _, c := range r.earlier {
+		if c.Store == store && c.Crawler == "stockroom" {
+			n++
+		}
+	}
+	return n
+}
+
+// collyFirst reports whether Colly crawls store first in this round.
+func (r *rounds) collyFirst(store string) bool { return r != nil && r.played(store)%2 == 1 }
+
+// add records this round's crawls of store and returns them with the earlier rounds',
+// and whether this is the series' last round (always, outside a series).
+func (r *rounds) add(b *testing.B, store string, ours, colly []run) (allOurs, allColly []run, last bool) {
+	if r == nil {
+		return ours, colly, true
+	}
+	f, err := os.OpenFile(r.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, c := range append(records(store, "stockroom", ours), records(store, "colly", colly)...) {
+		if err := enc.Encode(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range r.earlier {
+		if c.Store != store {
+			continue
+		}
+		if c.Crawler == "stockroom" {
+			allOurs = append(allOurs, c.run())
+		} else {
+			allColly = append(allColly, c.run())
+		}
+	}
+	return append(allOurs, ours...), append(allColly, colly...), r.played(store)+1 >= r.total
+}
+
+// crawlRecord is a crawl in a rounds file.
+type crawlRecord struct {
+	Store, Crawler                         string
+	Wall, CPU, DBCPU, StoreCPU, StartDelay time.Duration
+	Pages, Faults, PeakRSS, MaxInFlight    int64
+	Listings                               int
+}
+
+func records(store, crawler string, runs []run) []crawlRecord {
+	out := make([]crawlRecord, len(runs))
+	for i, r := range runs {
+		out[i] = crawlRecord{Store: store, Crawler: crawler, Wall: r.wall, CPU: r.cpu, DBCPU: r.dbCPU, StoreCPU: r.storeCPU,
+			StartDelay: r.startDelay, Pages: r.pages, Faults: r.faults, PeakRSS: r.peakRSS, MaxInFlight: r.maxInFlight, Listings: r.listings}
+	}
+	return out
+}
+
+func (c crawlRecord) run() run {
+	return run{wall: c.Wall, cpu: c.CPU, dbCPU: c.DBCPU, storeCPU: c.StoreCPU, startDelay: c.StartDelay, pages: c.Pages,
+		faults: c.Faults, peakRSS: c.PeakRSS, maxInFlight: c.MaxInFlight, listings: c.Listings}
 }
 
 // compare states the bar for one store from the crawls just run: at least Colly's pages

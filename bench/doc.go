@@ -31,8 +31,12 @@
 // per page without and with Postgres and with the store too, peak memory), the cores
 // each crawl kept busy, and whether the bar is met; the crawlers' pages differ a little
 // (Colly asks each collection for one empty page more, Stockroom reads robots.txt and the
-// sitemaps), hence the wall time of the same job beside pages/s. With -count N (make
-// bench: 5), Go runs each side's N crawls in a row and the line compares their medians;
-// for rounds interleaved in time on a noisy machine, and the ratio of each round, run
-// -count 1 N times.
+// sitemaps), hence the wall time of the same job beside pages/s. With -count N, Go runs
+// each side's N crawls in a row and the line compares their medians. make bench runs
+// rounds instead (BENCH_CRAWLS, 5 by default): the test binary N times with -count 1,
+// BENCH_ROUNDS=N and BENCH_ROUNDS_FILE naming a file that keeps the rounds' crawls; each
+// round crawls every store with both crawlers, Colly first in every other round, and the
+// last round's lines compare the medians of all N. A store's two crawls are then seconds
+// apart rather than minutes, which on a machine whose speed drifts is the difference
+// between a line that says "not met" and one that says "met" for the same build.
 package bench
