@@ -49,6 +49,12 @@ func (e *enc) str(s string) {
 			i += 8
 			continue
 		}
+		if i+8 > len(s) && len(s) >= 8 && !needsEscape(binary.LittleEndian.Uint64(view[len(s)-8:])) {
+			// The tail, up to seven bytes, read at once as the last eight, which overlap
+			// bytes already read: byte by byte, in a guest, each turn of the loop costs
+			// what a call does, and most strings end in a tail.
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			// Bytes from 0x80 pass as they are: the host's decoder replaces invalid UTF-8.
@@ -193,6 +199,14 @@ func (e *enc) price(k string, p *Price) {
 }
 
 func (e *enc) image(im *Image) {
+	if im.ID == "" && im.AltText == nil && im.Position == 0 && im.Width == nil && im.Height == nil && len(im.VariantIDs) == 0 {
+		// A listing's picture is most often its URL alone: written without asking each
+		// absent field in turn, which cost a guest a quarter of writing the picture.
+		e.b = append(e.b, `{"url":`...)
+		e.str(im.URL)
+		e.close('}')
+		return
+	}
 	e.open('{')
 	e.strField("id", im.ID)
 	e.key("url")

@@ -34,8 +34,9 @@ func TestEncoderAgreesWithEncodingJSON(t *testing.T) {
 		Fetch:       []string{"https://x/a"},
 		Detection:   &Detection{Platform: "p", Confidence: 0.9, Evidence: []string{"e"}},
 		Collections: []Collection{{URL: "https://x/c", Handle: "c", ProductsCount: ptr(3)}},
-		Listings:    []Listing{{URL: "https://x/p", ID: "1", Price: &Price{Current: 2}, Images: []Image{{URL: "u"}}}},
-		Next:        "2", Total: 720, Ahead: []string{"2", "3"}, Product: p, Outcome: "other", Message: "m",
+		Listings: []Listing{{URL: "https://x/p", ID: "1", Price: &Price{Current: 2}, Images: []Image{{URL: "u"}}},
+			{URL: "https://x/q", Images: []Image{{URL: "https://x/q.jpg"}, {URL: "https://x/q2.jpg", Position: 2}}}},
+		Next: "2", Total: 720, Ahead: []string{"2", "3"}, Product: p, Outcome: "other", Message: "m",
 	}
 	out := appendResponse(nil, &in)
 	var got wireResponse
@@ -50,6 +51,10 @@ func TestEncoderAgreesWithEncodingJSON(t *testing.T) {
 
 func FuzzEncodeString(f *testing.F) {
 	f.Add("plain ascii text that runs past eight bytes")
+	f.Add("eight by")
+	f.Add("nine byte")
+	f.Add("fifteen bytes \"")
+	f.Add("escape \n then a tail")
 	f.Add("quote \" backslash \\ newline \n tab \t nul \x00 é ✓ end")
 	f.Fuzz(func(t *testing.T, s string) {
 		e := enc{}
