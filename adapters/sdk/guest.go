@@ -195,6 +195,9 @@ const (
 	failed = -2
 )
 
+// answers holds the strings and lists made of host answers (see answerArena).
+var answers answerArena
+
 // scratch receives host results; most fit, so most queries cost one host call and one
 // copy. It grows to the largest result seen. A guest runs one call at a time.
 var scratch = make([]byte, 4096)
@@ -228,7 +231,7 @@ func stringResult(n int32) (string, bool) {
 	case n == failed:
 		panic(hostError{string(pendingBytes(int(hostPending(nil, 0))))})
 	case int(n) <= len(scratch):
-		return string(scratch[:n]), true
+		return answers.string(scratch[:n]), true
 	}
 	b := pendingBytes(int(n))
 	return unsafe.String(unsafe.SliceData(b), len(b)), true
@@ -370,16 +373,16 @@ func (guest) keys(v uint32) []string {
 }
 
 // lengthPrefixed reads the strings of a host answer, each a little-endian u32 length then
-// its bytes, as slices of one string, into a list sized by a first pass: two allocations
-// however many there are (growing the list as it filled cost a guest 6 % of listing a
-// page).
+// its bytes, as slices of one string, into a list sized by a first pass: two pieces of
+// the answers' chunks however many there are (growing the list as it filled cost a guest
+// 6 % of listing a page).
 func lengthPrefixed(b []byte) []string {
 	n := 0
 	for at := 0; at+4 <= len(b); at += 4 + int(binary.LittleEndian.Uint32(b[at:])) {
 		n++
 	}
-	all := string(b)
-	out := make([]string, 0, n)
+	all := answers.string(b)
+	out := answers.list(n)[:0]
 	for at := 0; at+4 <= len(b); {
 		n := int(binary.LittleEndian.Uint32(b[at:]))
 		out = append(out, all[at+4:at+4+n])
@@ -406,8 +409,8 @@ func (guest) strs(v uint32, paths []string) []string {
 	}
 	b, _ := bytesResult(hostValueStrings(v, unsafe.Pointer(unsafe.SliceData(joinBuf)), uint32(len(joinBuf)), unsafe.Pointer(&scratch[0]), uint32(len(scratch))), len(scratch))
 	// One string for all the fields, sliced: one allocation however many fields.
-	all := string(b)
-	out := make([]string, len(paths))
+	all := answers.string(b)
+	out := answers.list(len(paths))
 	for i, at := 0, 0; i < len(out) && at+4 <= len(b); i++ {
 		n := int(binary.LittleEndian.Uint32(b[at:]))
 		out[i] = all[at+4 : at+4+n]
