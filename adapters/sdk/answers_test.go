@@ -7,13 +7,14 @@ import (
 )
 
 // Every piece an answerArena hands out keeps what it was given, whatever comes after it:
-// strings across chunk boundaries and large ones, lists whose appends cannot reach
-// their neighbours.
+// strings across chunk boundaries and large ones, lists of strings and of nodes whose
+// appends cannot reach their neighbours.
 func TestAnswerArenaPiecesStayAsMade(t *testing.T) {
 	var a answerArena
 	var strs []string
 	var want []string
 	var lists [][]string
+	var nodes [][]Node
 	for i := 0; i < 2000; i++ {
 		text := strings.Repeat(strconv.Itoa(i), 1+i%700) // up to ~2.8 KB, past a quarter chunk
 		buf := []byte(text)
@@ -31,6 +32,21 @@ func TestAnswerArenaPiecesStayAsMade(t *testing.T) {
 			l[k] = strs[i]
 		}
 		lists = append(lists, append(l, "appended")) // past its capacity: a copy
+		ns := a.nodeList(1 + i%150)
+		if cap(ns) != len(ns) || ns[0] != (Node{}) || ns[len(ns)-1] != (Node{}) {
+			t.Fatalf("node list %d: len %d cap %d, first %+v", i, len(ns), cap(ns), ns[0])
+		}
+		for k := range ns {
+			ns[k] = Node{h: uint32(i)}
+		}
+		nodes = append(nodes, append(ns, Node{h: 1 << 31})) // past its capacity: a copy
+	}
+	for i, ns := range nodes {
+		for _, n := range ns[:len(ns)-1] {
+			if n.h != uint32(i) {
+				t.Fatalf("node list %d changed: %+v", i, n)
+			}
+		}
 	}
 	for i := range strs {
 		if strs[i] != want[i] {

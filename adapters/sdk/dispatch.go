@@ -42,6 +42,8 @@ type backend interface {
 	float(v uint32) float64
 	elems(v uint32) []uint32
 	keys(v uint32) []string
+	// nodeList is a new list of n zero Nodes whose capacity is n.
+	nodeList(n int) []Node
 	// strs returns the String of the value at each path under v (ABI 1.2).
 	strs(v uint32, paths []string) []string
 	// shape evaluates a template over v (ABI 1.2).

@@ -355,6 +355,8 @@ func (guest) get(v uint32, path string) uint32 {
 
 func (guest) kind(v uint32) Kind { return Kind(hostValueKind(v)) }
 
+func (guest) nodeList(n int) []Node { return answers.nodeList(n) }
+
 func (guest) valueString(v uint32, what valueWhat) string {
 	str, _ := stringResult(hostValueString(v, uint32(what), unsafe.Pointer(&scratch[0]), uint32(len(scratch))))
 	return str

@@ -155,6 +155,8 @@ func (b nativeBackend) parse(doc int, k parseKind) uint32 {
 	return v
 }
 
+func (nativeBackend) nodeList(n int) []Node { return make([]Node, n) }
+
 func (b nativeBackend) queryAll(node uint32, expr string) []uint32 {
 	hs, err := b.s.QueryAll(document.Node(node), expr, nil)
 	return handlesOf(hs, err)

@@ -108,7 +108,7 @@ func (n Node) nodes(hs []uint32) []Node {
 	if len(hs) == 0 {
 		return nil
 	}
-	out := make([]Node, len(hs))
+	out := n.b.nodeList(len(hs))
 	for i, h := range hs {
 		out[i] = Node{h, n.b}
 	}
@@ -224,11 +224,11 @@ func (ns Nodes) handles() (hs []uint32, b backend) {
 }
 
 func (ns Nodes) selectEach(above bool, css string) Nodes {
-	out := make(Nodes, len(ns))
 	hs, b := ns.handles()
 	if b == nil {
-		return out
+		return make(Nodes, len(ns))
 	}
+	out := Nodes(b.nodeList(len(ns)))
 	for i, h := range b.nodesSelect(hs, above, css) {
 		if h != 0 {
 			out[i] = Node{h, b}
