@@ -574,6 +574,10 @@ func isNextWord(s string) bool {
 // the link with an icon alone goes on too, where nextPage would have ended the
 // collection there.
 func followingPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls *resolver) string {
+	if target == collection {
+		// The first page, no page of its numbering: nothing to read.
+		return nextPage(root, links, tiles, urls)
+	}
 	if n, at := numbering(collection, target); at != nil {
 		if want := at(n + 1); linksTo(hrefs, tiles, want, urls) {
 			return want
