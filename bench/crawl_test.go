@@ -58,17 +58,16 @@ func BenchmarkCrawl(b *testing.B) {
 	for _, s := range stores {
 		// With -count, each of the two runs its crawls in a row: the line compares medians.
 		var ours, colly []run
-		crawls := []func(){
-			func() {
-				b.Run(s.name+"/stockroom", func(b *testing.B) { ours = append(ours, benchStockroom(b, s.opts)) })
-			},
-			func() { b.Run(s.name+"/colly", func(b *testing.B) { colly = append(colly, benchColly(b, s.opts)) }) },
+		crawlStockroom := func() {
+			b.Run(s.name+"/stockroom", func(b *testing.B) { ours = append(ours, benchStockroom(b, s.opts)) })
 		}
+		crawlColly := func() { b.Run(s.name+"/colly", func(b *testing.B) { colly = append(colly, benchColly(b, s.opts)) }) }
 		if rounds.collyFirst(s.name) {
-			slices.Reverse(crawls)
-		}
-		for _, crawl := range crawls {
-			crawl()
+			crawlColly()
+			crawlStockroom()
+		} else {
+			crawlStockroom()
+			crawlColly()
 		}
 		ours, colly, done := rounds.add(b, s.name, ours, colly)
 		if done && len(ours) > 0 && len(colly) > 0 {
@@ -84,10 +83,10 @@ func BenchmarkCrawl(b *testing.B) {
 // -count N ran each side's N crawls in a row, a minute or more from the other side's,
 // and this machine's speed drifts over minutes (one build's make bench said 0.91x Colly's
 // pages/s on the HTML store with -count 5, and 1.09x in five rounds ten minutes later;
-// 40 interleaved rounds that hour, 1.06x in median). Rounds
-// alternate which crawler goes first: a round's second crawl fares a few percent worse.
-// roundsEnv is the series' length: the line after a store's crawls is printed once, in
-// the last round, and compares the medians of all the rounds' crawls.
+// 40 interleaved rounds that hour, 1.06x in median). Rounds alternate which crawler goes
+// first: a round's second crawl fares a few percent worse. roundsEnv is the series'
+// length: the line after a store's crawls is printed once, in the last round, and
+// compares the medians of all the rounds' crawls.
 const (
 	roundsFileEnv = "BENCH_ROUNDS_FILE"
 	roundsEnv     = "BENCH_ROUNDS"
