@@ -64,7 +64,10 @@ func numbering(first, page string) (n int, at func(n int) string) {
 // of that shape.
 func plainQueryNumbering(first, page string) (int, func(n int) string) {
 	rest, ok := strings.CutPrefix(page, first)
-	if !ok || len(rest) < 4 || rest[0] != '?' || !plainSite(first) {
+	if !ok || len(rest) < 4 || rest[0] != '?' {
+		return 0, nil
+	}
+	if _, ok := plainSite(first); !ok {
 		return 0, nil
 	}
 	key, value, ok := strings.Cut(rest[1:], "=")
@@ -74,50 +77,6 @@ func plainQueryNumbering(first, page string) (int, func(n int) string) {
 	}
 	prefix := page[:len(page)-len(value)]
 	return n, func(n int) string { return prefix + strconv.Itoa(n) }
-}
-
-// plainSite reports whether u is "http://" or "https://" followed by a host and a path of
-// plainWord's characters and slashes, perhaps a port between, and no "." or ".." segment:
-// a URL that net/url parses and writes back unchanged.
-func plainSite(u string) bool {
-	rest, ok := strings.CutPrefix(u, "http://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
-			return false
-		}
-	}
-	host, path, _ := strings.Cut(rest, "/")
-	name, port, hasPort := strings.Cut(host, ":")
-	if name == "" || !plainWord(name) || hasPort && !digits(port) {
-		return false
-	}
-	for _, segment := range strings.Split(path, "/") {
-		if segment == "." || segment == ".." || segment != "" && !plainWord(segment) {
-			return false
-		}
-	}
-	return true
-}
-
-// digits reports whether s is one or more ASCII digits.
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// plainWord reports whether s holds only letters, digits and "-._~", which URLs and
-// their queries carry as they are.
-func plainWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if plainBytes[s[i]]&plainInPath == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // parsedNumbering is numbering through net/url, for any shape of URL.

@@ -63,7 +63,7 @@ func (s *resolver) base() *url.URL {
 // plain's characters and no fragment. It returns raw's origin, its scheme and host.
 func plainPage(raw string) (origin string, ok bool) {
 	site, query, _ := strings.Cut(raw, "?")
-	if !plainSite(site) {
+	if origin, ok = plainSite(site); !ok {
 		return "", false
 	}
 	for i := 0; i < len(query); i++ {
@@ -71,14 +71,52 @@ func plainPage(raw string) (origin string, ok bool) {
 			return "", false
 		}
 	}
-	scheme := len("http://")
-	if strings.HasPrefix(site, "https://") {
-		scheme = len("https://")
+	return origin, true
+}
+
+// plainSite reports whether u is "http://" or "https://" followed by a host and a path of
+// plainWord's characters and slashes, perhaps a port between, and no "." or ".." segment:
+// a URL that net/url parses and writes back unchanged. It returns u's origin, its scheme
+// and host.
+func plainSite(u string) (origin string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return "", false
+		}
 	}
-	if end := strings.IndexByte(site[scheme:], '/'); end >= 0 {
-		return site[:scheme+end], true
+	host, path, _ := strings.Cut(rest, "/")
+	name, port, hasPort := strings.Cut(host, ":")
+	if name == "" || !plainWord(name) || hasPort && !digits(port) {
+		return "", false
 	}
-	return site, true
+	for _, segment := range strings.Split(path, "/") {
+		if segment == "." || segment == ".." || segment != "" && !plainWord(segment) {
+			return "", false
+		}
+	}
+	return u[:len(u)-len(rest)+len(host)], true
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// plainWord reports whether s holds only letters, digits and "-._~", which URLs and
+// their queries carry as they are.
+func plainWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if plainBytes[s[i]]&plainInPath == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // siteLink is a URL of the page's own site: in full, without its fragment, and its path.
