@@ -1,33 +1,37 @@
-// Package quality scores product extractions the way the public product-extraction
-// benchmark (scrapinghub/product-extraction-benchmark) does, so the built-in adapters'
-// price, SKU and availability can be compared with other extractors on the same pages.
+// Package quality measures how well extractors read the development pages: the 73 pages of
+// the product-extraction-benchmark (price, SKU and availability) and the 20 pages of the
+// retail-pages corpus (title, price and currency). It reports two figures per field: the
+// fitted one, with every learned part trained on all pages, and the cross-validated one,
+// with the pages split by site into folds and each fold predicted by parts trained on the
+// others. The second is what a page nobody here has seen can expect.
 //
-// Score follows the benchmark's score.py exactly: one predicted value per page; a hit when
-// it is among the page's accepted values (prices compared as decimals); a wrong value is a
-// false positive and, where a value was expected, also a false negative; a missing value
-// where one was expected is a false negative.
+// The benchmark's attributes are scored as its score.py does: one predicted value per page;
+// a hit when it is among the page's accepted values (prices compared as decimals); a wrong
+// value is a false positive and, where a value was expected, also a false negative; a
+// missing value where one was expected is a false negative.
 package quality
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/core/product"
 )
 
-// Attributes are the scored attributes, in the order score.py prints them.
+// Attributes are the benchmark's scored attributes, in the order score.py prints them.
 var Attributes = []string{"price", "sku", "availability"}
 
-// Prediction is what an extractor said about one page, in the benchmark's file shape:
-// prices as decimal strings, availability as InStock or OutOfStock; "" means no value.
+// Prediction is what an extractor said about one page, in the benchmark's file shape
+// (score.py reads price, sku and availability and ignores the rest): prices as decimal
+// strings, availability as InStock or OutOfStock; "" means no value.
 type Prediction struct {
 	Price        string `json:"price,omitempty"`
+	Currency     string `json:"currency,omitempty"`
 	SKU          string `json:"sku,omitempty"`
 	Availability string `json:"availability,omitempty"`
+	Title        string `json:"title,omitempty"`
 }
 
 // Of renders an extracted product as a prediction. A nil product predicts nothing.
@@ -38,6 +42,10 @@ func Of(p *product.Product) Prediction {
 	}
 	if p.Price != nil {
 		out.Price = strconv.FormatFloat(p.Price.Current, 'f', -1, 64)
+		out.Currency = p.Price.Currency
+	}
+	if p.Title != nil {
+		out.Title = *p.Title
 	}
 	if p.SKU != nil {
 		out.SKU = *p.SKU
@@ -70,36 +78,6 @@ func (p Prediction) get(attr string) string {
 	return ""
 }
 
-// Truth is the accepted values of one page, per attribute; an attribute absent from the
-// page's ground truth accepts nothing (any value predicted is a false positive).
-type Truth struct {
-	URL          string   `json:"url"`
-	Price        []string `json:"price"`
-	SKU          []string `json:"sku"`
-	Availability []string `json:"availability"`
-}
-
-func (t Truth) get(attr string) []string {
-	switch attr {
-	case "price":
-		return t.Price
-	case "sku":
-		return t.SKU
-	case "availability":
-		return t.Availability
-	}
-	return nil
-}
-
-// LoadTruth reads a ground-truth.json file: page id -> Truth.
-func LoadTruth(file string) (map[string]Truth, error) {
-	var truth map[string]Truth
-	if err := readJSON(file, &truth); err != nil {
-		return nil, err
-	}
-	return truth, nil
-}
-
 // LoadPredictions reads a prediction file (ours, or another extractor's output).
 func LoadPredictions(file string) (map[string]Prediction, error) {
 	var pred map[string]Prediction
@@ -107,17 +85,6 @@ func LoadPredictions(file string) (map[string]Prediction, error) {
 		return nil, err
 	}
 	return pred, nil
-}
-
-func readJSON(file string, v any) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	return nil
 }
 
 // F1 is the score of one attribute.
@@ -130,19 +97,30 @@ func (s F1) String() string {
 	return fmt.Sprintf("F1 %.3f (P %.3f R %.3f)", s.F1, s.Precision, s.Recall)
 }
 
-// Score scores pred against truth over every page of truth, per attribute.
-func Score(truth map[string]Truth, pred map[string]Prediction) map[string]F1 {
-	out := make(map[string]F1, len(Attributes))
-	for _, attr := range Attributes {
-		var s F1
-		for id, t := range truth {
-			tp, fp, fn := Judge(attr, t.get(attr), pred[id].get(attr))
-			s.TP, s.FP, s.FN = s.TP+tp, s.FP+fp, s.FN+fn
+// benchmarkF1 scores pred on the benchmark pages of pages for attr.
+func benchmarkF1(pages []LabelledPage, pred map[string]Prediction, attr string) F1 {
+	var s F1
+	for _, p := range pages {
+		if p.Source != Benchmark {
+			continue
 		}
-		s.F1, s.Precision, s.Recall = f1(s.TP, s.FP, s.FN)
-		out[attr] = s
+		tp, fp, fn := Judge(attr, p.Labels.accepted(attr), pred[p.ID].get(attr))
+		s.TP, s.FP, s.FN = s.TP+tp, s.FP+fp, s.FN+fn
 	}
-	return out
+	s.F1, s.Precision, s.Recall = f1(s.TP, s.FP, s.FN)
+	return s
+}
+
+func (l Labels) accepted(attr string) []string {
+	switch attr {
+	case "price":
+		return l.Price
+	case "sku":
+		return l.SKU
+	case "availability":
+		return l.Availability
+	}
+	return nil
 }
 
 // Judge counts one page's prediction for attr: (1,0,0) a hit, (0,1,1) a wrong value where
