@@ -22,14 +22,17 @@ adapters/builtin/builtin.wasm: FORCE
 .PHONY: FORCE
 FORCE:
 
-# `make score` extracts every page of the product-extraction-benchmark corpus through the
-# built-in guests (adapters/quality, TestCorpusScore) and prints the benchmark's own
-# side-by-side table: ours ("predictions") next to Zyte, Diffbot and extruct.
+# `make score` prints the extraction scorecard (adapters/quality, TestScorecard): every
+# development page (the product-extraction-benchmark and retail-pages corpora) extracted
+# through the built-in guests, fitted and cross-validated by site, per corpus and field,
+# beside Zyte, Diffbot and extruct where their outputs exist; then the benchmark's own
+# score.py on the same predictions.
 SCORE_CORPUS ?= /work/shared/corpus/product-extraction-benchmark
-SCORE_OUT    ?= $(abspath .data/score/predictions.json)
+SCORE_DIR    ?= $(abspath .data/score)
 
 .PHONY: score
 score:
-	@mkdir -p $(dir $(SCORE_OUT))
-	$(GO) test -count=1 -run '^TestCorpusScore$$' ./adapters/quality -args -predictions=$(SCORE_OUT)
-	cd $(SCORE_CORPUS) && python3 score.py ground-truth.json all $(SCORE_OUT) output-Zyte.json output-Diffbot.json output-extruct.json
+	@mkdir -p $(SCORE_DIR)
+	$(GO) test -count=1 -run '^TestScorecard$$' ./adapters/quality -args -scorecard=$(SCORE_DIR)
+	@cat $(SCORE_DIR)/scorecard.txt
+	cd $(SCORE_CORPUS) && python3 score.py ground-truth.json all $(SCORE_DIR)/fitted.json $(SCORE_DIR)/cross-validated.json output-Zyte.json output-Diffbot.json output-extruct.json
