@@ -25,13 +25,15 @@ import (
 
 // PipelineOptions tune a Pipeline. The zero value is usable.
 type PipelineOptions struct {
-	// Collections is how many collection pages are listed at once (of different
-	// collections, or of one whose pages its adapter named ahead; see listSlots for which).
-	// Per-host politeness still applies underneath. Default 4.
+	// Collections is how many collection pages are listed at once. They may belong to
+	// different collections, or to one collection whose adapter named several pages ahead
+	// (listSlots decides which page goes next). The fetcher's per-host politeness still
+	// applies underneath. Default 4.
 	Collections int
-	// MaxPages bounds the pages listed per collection, against endless paging: a
-	// collection that has more is not listed whole, which fails the crawl (after the other
-	// collections), naming it. Default 10,000.
+	// MaxPages bounds the pages listed per collection, so that endless paging cannot keep
+	// a crawl running forever. A collection with more pages than this is not listed whole:
+	// the crawl lists the other collections, then fails with an error that names it.
+	// Default 10,000.
 	MaxPages int
 	Logger   *slog.Logger
 }
@@ -68,18 +70,19 @@ type crawlState struct {
 	job      *execution.Job
 	vendor   string
 	platform string
-	// resumed says the crawl goes on from what an earlier run of it saved.
+	// resumed is true when this run continues from the progress an earlier run of the
+	// same crawl saved.
 	resumed bool
 
 	mu       sync.Mutex
 	progress Progress
-	// written holds a fingerprint of each listing this crawl has written (see
-	// fingerprint): a listing met again in another collection, unchanged, is only linked
-	// to it. Only the crawl's one writer touches it; its keys are copies (see write).
+	// written maps the URL of each listing this crawl has written to its fingerprint (see
+	// fingerprint). When a listing turns up again, unchanged, in another collection, the
+	// writer only links it to that collection. Only the crawl's single writer touches
+	// this map, and its keys are copies (see listingWriter.write).
 	written map[string]uint64
 	seed    maphash.Seed
-	// unsaved are the collections discovery found, until listing saves them (see
-	// listOnce).
+	// unsaved holds the collections discovery found until listOnce saves them.
 	unsaved []catalog.CollectionInput
 }
 
@@ -87,6 +90,7 @@ func newCrawlState(job *execution.Job) *crawlState {
 	return &crawlState{job: job, vendor: job.Vendor, written: map[string]uint64{}, seed: maphash.MakeSeed()}
 }
 
+// publish hands a copy of the current progress to the job, which saves it.
 func (st *crawlState) publish() {
 	st.mu.Lock()
 	p := st.progress
@@ -95,6 +99,7 @@ func (st *crawlState) publish() {
 	st.job.SetProgress(p)
 }
 
+// crawl runs every step of one crawl and returns its Result.
 func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	var params Parameters
 	if err := json.Unmarshal(job.Parameters, &params); err != nil {
@@ -118,11 +123,10 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	st.platform = method.Platform
 	log.Info("crawl method determined", "platform", method.Platform, "confidence", method.Confidence, "elapsed", time.Since(started))
 
-	// The vendor is saved beside discovery and listing rather than before them: nothing
-	// they do waits for it (the first write of collections creates the vendor if it is not
-	// there yet), and a fresh server's first vendor write took 4 to 5 ms, which the crawl's
-	// first pages waited for. It is saved whatever they meet, as it was before them, and
-	// fails the crawl all the same.
+	// Save the vendor while discovery and listing run, not before them: neither needs the
+	// vendor row (the first write of collections creates it if it is missing), so the
+	// crawl's first pages need not wait for this write. A failed vendor write still fails
+	// the crawl.
 	vendorSaved := make(chan error, 1)
 	go func() { vendorSaved <- p.catalog.UpsertVendor(ctx, st.vendor, st.platform, time.Now()) }()
 	result, err := p.discoverAndList(ctx, st, home, log, started)
@@ -137,8 +141,8 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	return result, nil
 }
 
-// discoverAndList is the crawl's steps after its method: discovering the collections,
-// counting them and listing them.
+// discoverAndList runs the steps that follow the crawl method: it discovers the
+// collections, counts them and lists every one.
 func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *adapter.Document, log *slog.Logger, started time.Time) (Result, error) {
 	job := st.job
 	job.Step(stepDiscoverIdx, execution.Running)
@@ -149,7 +153,8 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 
 	log.Info("collections discovered", "collections", len(collections), "elapsed", time.Since(started))
 	job.Step(stepAnalyzeIdx, execution.Running)
-	// Largest first: the catalog's biggest collections are ready soonest.
+	// List the largest collections first, so that the biggest parts of the catalog are
+	// ready soonest.
 	slices.SortStableFunc(collections, func(a, b collection) int { return count(b.Collection) - count(a.Collection) })
 	st.mu.Lock()
 	st.progress.CollectionsFound = len(collections)
@@ -165,8 +170,8 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 		return Result{}, err
 	}
 	if total == 0 {
-		// Stores have products: collections that show none say that their pages could not
-		// be read, which a crawl that completed empty would not.
+		// Every store has products. When the collections show none, their pages could not
+		// be read, and a crawl that completed with an empty catalog would hide that.
 		return Result{}, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read (its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)", len(collections))
 	}
 	job.Step(stepListingsIdx, execution.Completed)
@@ -175,17 +180,17 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 }
 
 // listingsTotal is the number of distinct listings the crawl found in its collections.
-// An uninterrupted crawl has written each of them, and counts what it wrote: asking the
-// catalog took 24 to 73 ms after the last page of a 10,000-listing crawl, up to 6 % of it. A
-// resumed crawl does not know what its predecessor wrote, and asks the catalog, whose
-// count also holds the listings an earlier crawl linked to those collections.
+// A crawl that ran without interruption wrote each of them itself, so it counts what it
+// wrote and spares the catalog a query at the very end of the crawl. A resumed crawl does
+// not know what its earlier run wrote, so it asks the catalog; that count also includes
+// listings an earlier crawl linked to the same collections.
 func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collections []collection) (int, error) {
 	if !st.resumed {
 		// The writer has stopped: st.written is no longer changing.
 		return len(st.written), nil
 	}
-	// Never an empty filter, which would count the vendor's every listing: discovery
-	// fails a crawl that found no collection.
+	// The filter is never empty (an empty one would count all of the vendor's listings),
+	// because discovery fails a crawl that found no collection.
 	urls := make([]string, len(collections))
 	for i, c := range collections {
 		urls[i] = c.key
@@ -194,8 +199,8 @@ func (p *Pipeline) listingsTotal(ctx context.Context, st *crawlState, collection
 	return n, err
 }
 
-// determineMethod fetches the home page and asks the adapters which platform runs it. The
-// page returned is the site's home as siteHome gives it.
+// determineMethod fetches the home page and asks the adapters which platform the site
+// runs on. It returns the home page as siteHome resolves it, and the method.
 func (p *Pipeline) determineMethod(ctx context.Context, startURL, vendor string) (*adapter.Document, Method, error) {
 	home, err := p.adapters.Fetcher.Fetch(ctx, startURL)
 	if err != nil {
@@ -222,22 +227,28 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL, vendor string)
 	return home, Method{Platform: d.Platform, Confidence: d.Confidence, Evidence: d.Evidence}, nil
 }
 
-// collection is a collection the crawl lists. Its URL is the one its adapter found, the
-// site's own (its host, www. or not; its trailing slash), which the crawl reads it from:
-// the canonical form would make a site that keeps to its own answer every page with a
-// redirect, a request more each. key is the canonical form (urlnorm.Page), the catalog's
-// and the saved progress's name for it.
+// collection is a collection the crawl lists.
+//
+// Its URL is exactly the one the adapter found, with the site's own host (with or without
+// www.) and trailing slash, and the crawl fetches pages from that URL. Fetching from the
+// canonical form instead would make a site that insists on its own form answer every page
+// with a redirect, which costs an extra request per page. key is the canonical form
+// (urlnorm.Page); the catalog and the saved progress name the collection by it.
 type collection struct {
 	adapter.Collection
 	key string
 }
 
-// siteHome is the home page the site is read from: where the request for it ended, when
-// a redirect kept to the vendor (to https, to or from www.), so that adapters build their
-// URLs on the origin the site answers on. A redirect to another site is an error that
-// names it: the crawl would read that host's pages as the vendor's, through a redirect
-// each and beside any crawl of that host, or find none of its links the vendor's and end
-// with an empty catalog.
+// siteHome returns the home page the crawl reads the site from.
+//
+// When the request for the home page was redirected within the vendor's site (to https,
+// or to or from www.), siteHome returns the page where the redirects ended, so that the
+// adapters build their URLs on the origin the site really answers on.
+//
+// A redirect to another site is an error that names that site. Following it would either
+// read the other host's pages as this vendor's (each through a redirect, and alongside
+// any crawl of that host), or find none of its links on the vendor's host and end with an
+// empty catalog.
 func siteHome(home *adapter.Document, vendor string) (*adapter.Document, error) {
 	if home.FinalURL == "" || home.FinalURL == home.URL {
 		return home, nil
@@ -253,7 +264,8 @@ func siteHome(home *adapter.Document, vendor string) (*adapter.Document, error) 
 	return &adapter.Document{URL: home.FinalURL, Status: home.Status, Header: home.Header, Body: home.Body}, nil
 }
 
-// discover finds the vendor's collections, which listing saves.
+// discover finds the vendor's collections. It keeps those on the vendor's host, each
+// once, and leaves them in st.unsaved for listOnce to save.
 func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]collection, error) {
 	found, err := p.adapters.Discover(ctx, st.platform, home)
 	if err != nil {
@@ -271,7 +283,8 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 		out = append(out, collection{Collection: c, key: u})
 		inputs = append(inputs, catalog.CollectionInput{URL: u, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount})
 	}
-	// A crawl that completed with nothing would leave whoever started it to guess why.
+	// Fail with a reason: a crawl that completed with nothing would leave whoever started
+	// it to guess why.
 	switch {
 	case len(out) == 0 && len(found) > 0:
 		return nil, fmt.Errorf("discover collections: the %d found from %s are on other sites, such as %s", len(found), home.URL, found[0].URL)
@@ -282,9 +295,9 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 	return out, nil
 }
 
-// sameVendor reports whether pageURL, in urlnorm.Page's form, is on the vendor's host.
-// Page has already made the host canonical (as urlnorm.Host does), so only a port is left
-// to drop: no second parse for every listing.
+// sameVendor reports whether pageURL, already in urlnorm.Page's canonical form, is on the
+// vendor's host. Page has already made the host canonical the way urlnorm.Host does, so
+// only a port is left to drop, and no listing's URL is parsed a second time.
 func sameVendor(pageURL, vendor string) bool {
 	_, rest, ok := strings.Cut(pageURL, "://")
 	if !ok {
@@ -298,6 +311,8 @@ func sameVendor(pageURL, vendor string) bool {
 	return authority == vendor
 }
 
+// count is the number of products the store says a collection holds, or 0 when it does
+// not say.
 func count(c adapter.Collection) int {
 	if c.ProductsCount == nil {
 		return 0
@@ -305,17 +320,21 @@ func count(c adapter.Collection) int {
 	return *c.ProductsCount
 }
 
+// pageOne asks for the smallest page there is: listingsTotal wants only the count.
 var pageOne = page.Request{Number: 1, Size: 1}
 
-// openPerSlot is how many collections are open per listing slot: enough for every
-// collection of most stores to take turns, a bound on the goroutines of one that has
-// thousands.
+// openPerSlot is how many collections may be open at once per listing slot. It is enough
+// for every collection of most stores to take turns, and it bounds the goroutines of a
+// store that has thousands of collections.
 const openPerSlot = 16
 
-// listAll lists every collection not done yet, a few pages at a time, while one writer
-// saves what they find. A collection a page of which the store would not give, its
-// retries spent, is listed again once the others are, as such faults often pass; one that
-// fails again fails the crawl, named.
+// listAll lists every collection that is not done yet, a few pages at a time, while a
+// single writer saves the listings found.
+//
+// When the store refuses one of a collection's pages even after the fetcher's retries,
+// that collection is listed a second time once the others are done, because such faults
+// are often temporary. A collection that fails again fails the crawl, and the error names
+// it.
 func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []collection) error {
 	unlisted, err := p.listOnce(ctx, st, collections)
 	if err != nil {
@@ -325,7 +344,7 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 	var again []collection
 	for _, u := range unlisted {
 		if errors.Is(u.err, errPageCap) {
-			errs = append(errs, u.err) // listed again, it would stop at the same cap
+			errs = append(errs, u.err) // listing it again would stop at the same limit
 		} else {
 			again = append(again, u.c)
 		}
@@ -342,7 +361,8 @@ func (p *Pipeline) listAll(ctx context.Context, st *crawlState, collections []co
 	return notListedWhole(errs, len(collections))
 }
 
-// errPageCap is a collection that still had pages when crawl.max_pages were listed.
+// errPageCap marks a collection that still had more pages after crawl.max_pages of its
+// pages were listed.
 var errPageCap = errors.New("crawl.max_pages")
 
 // unlistedCollection is a collection that could not be listed whole, and why.
@@ -351,8 +371,9 @@ type unlistedCollection struct {
 	err error
 }
 
-// listOnce lists the collections not done yet and returns those it could not list whole.
-// An error is one that stops the crawl: a bot wall, a failed write, the crawl's end.
+// listOnce lists the collections that are not done yet and returns the ones it could not
+// list whole. It returns an error only for what stops the whole crawl: a bot wall, a
+// failed write, or the crawl being cancelled.
 func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []collection) ([]unlistedCollection, error) {
 	st.mu.Lock()
 	done := map[string]bool{}
@@ -362,10 +383,10 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 	st.mu.Unlock()
 	g, gctx := errgroup.WithContext(ctx)
 	w := newListingWriter(p.catalog, st, pagesQueuedPerLister*p.opts.Collections)
-	w.left = newBacklog()
+	w.backlog = newBacklog()
 	for _, c := range collections {
 		if !done[c.key] {
-			w.left.set(c.key, count(c.Collection), 0)
+			w.backlog.set(c.key, count(c.Collection), 0)
 		}
 	}
 	unsaved := st.unsaved
@@ -374,10 +395,11 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 	var mu sync.Mutex
 	var unlisted []unlistedCollection
 	g.Go(func() error {
-		// The collections are saved while their first pages are fetched, and before any
-		// listing is written (a listing is linked to its collections as it is written):
-		// saving them first took a fresh server's connections 6 to 11 ms, which the first
-		// pages waited for. Under ctx, not gctx: saved even when listing fails at once.
+		// Save the collections while their first pages are fetched, and before the writer
+		// writes any listing, because a listing is linked to its collections as it is
+		// written. Saving them before listing starts would make the first pages wait.
+		// This uses ctx rather than gctx, so the collections are saved even when listing
+		// fails at once.
 		if len(unsaved) > 0 {
 			if err := p.catalog.UpsertCollections(ctx, st.vendor, unsaved, time.Now()); err != nil {
 				return err
@@ -402,12 +424,13 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 				case err == nil:
 					return nil
 				case lctx.Err() != nil:
-					// Stopped by a bot wall (see listPage), a failed write or the crawl's
-					// end: the cause says which, whichever lister returns first.
+					// Listing was stopped by a bot wall (see listPage), a failed write or
+					// the crawl's end. The context's cause says which, whichever lister
+					// returns first.
 					return context.Cause(lctx)
 				}
-				// A page the store would not give, retries spent: the other collections are
-				// still listed.
+				// The store refused a page even after retries. Record the collection and
+				// keep listing the others.
 				p.opts.Logger.Warn("collection not listed whole", "execution_id", st.job.ID, "collection", c.URL, "err", err)
 				mu.Lock()
 				unlisted = append(unlisted, unlistedCollection{c, err})
@@ -423,8 +446,10 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 	return unlisted, nil
 }
 
-// notListedWhole is the crawl's error when some of its all collections could not be listed
-// whole, unlisted saying why for each; nil when there are none. It names the first.
+// notListedWhole returns the crawl's error when some of its collections could not be
+// listed whole, or nil when every collection was. unlisted holds one error per collection
+// that failed; all is the number of collections in the crawl. The message quotes the first
+// error and counts the rest.
 func notListedWhole(unlisted []error, all int) error {
 	switch len(unlisted) {
 	case 0:
@@ -436,25 +461,26 @@ func notListedWhole(unlisted []error, all int) error {
 		len(unlisted), all, unlisted[0], len(unlisted)-1)
 }
 
-// listCollection pages through one collection, a page per slot, queueing each page's
-// listings for w.
+// listCollection pages through one collection, taking a slot for each page, and queues
+// each page's listings for the writer w.
 func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collection, slots *listSlots, w *listingWriter, stop context.CancelCauseFunc) error {
 	l := &collectionLister{p: p, st: st, c: c, slots: slots, w: w, stop: stop, size: count(c.Collection)}
-	// Whatever ends the listing: a collection that failed holds nothing more to write.
-	defer w.left.done(c.key)
-	// Each round lists the page the last one named next, or the pages it named ahead: those
-	// are listed at once, not each after the one before, for a long collection's pages in a
-	// row were a crawl's longest wait.
+	// However listing ends, the collection has nothing more to write.
+	defer w.backlog.done(c.key)
+	// Each round lists the next page that the previous round named, or all of the pages it
+	// named ahead. Pages named ahead are listed together rather than one after another,
+	// because a long collection read page by page is what a crawl waits for longest.
 	cursors, first := []string{""}, true
 	for pages := 0; len(cursors) > 0; first = false {
 		if pages == p.opts.MaxPages {
-			// Cut short, not ended: said, where it once passed for the collection's end.
+			// The collection has more pages than the crawl may list. Report it instead of
+			// treating the limit as the collection's end.
 			return fmt.Errorf("list %s: stopped after %d pages with more to come (%w)", c.URL, pages, errPageCap)
 		}
 		cursors = cursors[:min(len(cursors), p.opts.MaxPages-pages)]
 		lp, cursor, err := l.listRound(ctx, cursors, first)
 		if err != nil {
-			if l.endsHere(err, first) {
+			if l.isCollectionEnd(err, first) {
 				break
 			}
 			return err
@@ -472,15 +498,18 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 	l.mu.Lock()
 	found := l.found
 	l.mu.Unlock()
-	w.left.done(c.key) // before the writer hears of it: it may be all the writer waits for
-	return w.send(ctx, listed{complete: c.key, total: found})
+	// Update the backlog before telling the writer: this collection may be the last thing
+	// the writer is waiting for.
+	w.backlog.done(c.key)
+	return w.send(ctx, writeRequest{finishedCollection: c.key, finishedTotal: found})
 }
 
-// endsHere reports whether err, met listing a page, ends the collection there as the site
-// wants rather than failing it: robots.txt keeps crawlers from the page, or the
-// collection's first page is not there (a stale menu or sitemap link). A page missing
-// further on is a listing cut short, an error.
-func (l *collectionLister) endsHere(err error, first bool) bool {
+// isCollectionEnd reports whether err, met while listing a page, means the collection
+// simply ends there, as the site wants, rather than that listing failed. That is so when
+// robots.txt keeps crawlers away from the page, or when the collection's first page does
+// not exist (a stale link in a menu or sitemap). A page missing later in the collection
+// means the listing was cut short, which is an error.
+func (l *collectionLister) isCollectionEnd(err error, first bool) bool {
 	switch {
 	case errors.Is(err, adapter.ErrDisallowed):
 		l.p.opts.Logger.Info("collection listed up to a page robots.txt disallows", "execution_id", l.st.job.ID, "collection", l.c.URL, "err", err)
@@ -499,21 +528,24 @@ type collectionLister struct {
 	c     collection
 	slots *listSlots
 	w     *listingWriter
-	// stop ends the crawl's listing, for a bot wall.
+	// stop ends all of the crawl's listing; listPage calls it on meeting a bot wall.
 	stop context.CancelCauseFunc
 
 	mu    sync.Mutex
-	found int // listings queued
-	// size is the collection's size as the store says: its count at discovery, else what
-	// its pages state, so that a long collection gets its turns from its second page on.
+	found int // listings queued for the writer so far
+	// size is the number of products the store says the collection holds: its count at
+	// discovery, or else what its pages state. Knowing it early lets a long collection
+	// get priority from its second page on (see pagePriority).
 	size int
 }
 
-// listPage lists the page at cursor (the collection's first when first is set, one its
-// adapter named ahead when ahead is), queues its listings and returns what the page says
-// of the pages after it, without the listings: those are the writer's from then on, and
-// their strings share the bytes of the adapter's whole answer, which a round of pages
-// (every page of a collection of known size) would otherwise keep until its last page.
+// listPage lists the page at cursor and queues its listings for the writer. first is set
+// for the collection's first page; ahead is set for a page the adapter named ahead.
+//
+// It returns what the page says about the pages after it, with the listings removed. The
+// listings belong to the writer from then on, and their strings share the memory of the
+// adapter's whole answer: keeping them here would hold every page of a round in memory
+// until the round's last page is listed.
 func (l *collectionLister) listPage(ctx context.Context, cursor string, first, ahead bool) (adapter.ListPage, error) {
 	l.mu.Lock()
 	size, found := l.size, l.found
@@ -523,7 +555,8 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 	}
 	lp, err := l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
 	if errors.Is(err, adapter.ErrBlocked) {
-		// Before the slot is given back, so that no page is asked of the site past the wall.
+		// Stop the listing before giving the slot back, so that no other page is requested
+		// from a site that has put up a bot wall.
 		l.stop(err)
 	}
 	l.slots.release()
@@ -546,11 +579,11 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 	}
 	size, found = l.size, l.found
 	l.mu.Unlock()
-	// Counted before the writer has them, so that the page it receives is no longer
-	// among what it reckons is left (see listingWriter.need).
-	l.w.left.set(l.c.key, size, found)
+	// Update the backlog before the writer receives the page, so that the writer never
+	// counts this page among the listings still to come (see listingWriter.writeThreshold).
+	l.w.backlog.set(l.c.key, size, found)
 	if len(inputs) > 0 {
-		if err := l.w.send(ctx, listed{listings: inputs}); err != nil {
+		if err := l.w.send(ctx, writeRequest{listings: inputs}); err != nil {
 			return lp, err
 		}
 	}
@@ -558,22 +591,26 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 	return lp, nil
 }
 
-// listRound lists the pages at cursors: one, the collection's first when first is set, or
-// several named ahead, at once as the slots allow. It returns the page the listing goes on
-// from, and its cursor: the first that ends the collection, naming no page after it, else
-// the last. Pages named past that end and not yet asked for are not asked for, and those
-// asked for fail nothing, the store's "not there" included: an adapter that cannot know
-// where a collection ends names a few pages at a time, some of which lie beyond it, and
-// one that trusts a count the collection's pages state names them all, up to a count
-// that may be too high.
+// listRound lists the pages at cursors: a single page (the collection's first when first
+// is set), or several pages named ahead, listed at once as far as the slots allow.
+//
+// It returns the page that listing continues from, and that page's cursor: the first page
+// that ends the collection (it names no page after it), or else the last page of the
+// round.
+//
+// Pages past the collection's end are expected. An adapter that cannot know where a
+// collection ends names a few pages at a time, some of which may lie beyond it; an adapter
+// that trusts the product count a store states names every page up to that count, which
+// may be too high. So pages past the end are not requested if they have not been yet,
+// and any answer for them, including "not found", is ignored.
 func (l *collectionLister) listRound(ctx context.Context, cursors []string, first bool) (adapter.ListPage, string, error) {
 	if len(cursors) == 1 {
 		lp, err := l.listPage(ctx, cursors[0], first, false)
 		return lp, cursors[0], err
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	// No more of a collection's pages wait for a slot than there are slots: one of
-	// thousands of pages holds a few goroutines, not thousands.
+	// Let no more of a collection's pages wait for a slot than there are slots, so that a
+	// collection of thousands of pages holds a few goroutines, not thousands.
 	g.SetLimit(l.p.opts.Collections)
 	pages := make([]adapter.ListPage, len(cursors))
 	pageCtxs := make([]context.Context, len(cursors))
@@ -583,11 +620,11 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 		defer stops[i]()
 	}
 	var mu sync.Mutex
-	end := len(cursors) // the first page that ends the collection, so far
-	// The first page the store says it does not have, which fails the round only if it
-	// comes before the end: pages named past the end of a collection whose count was too
-	// high are answered 404 by many stores, often sooner than the last page.
-	gone, goneErr := len(cursors), error(nil)
+	end := len(cursors) // the index of the first page found so far that ends the collection
+	// firstMissing is the first page the store says does not exist. It fails the round
+	// only if it comes before the end: many stores answer 404 for pages named past the end
+	// of a collection whose stated count was too high, often before the last page answers.
+	firstMissing, missingErr := len(cursors), error(nil)
 	for i, cursor := range cursors {
 		g.Go(func() error {
 			lp, err := l.listPage(pageCtxs[i], cursor, false, true)
@@ -595,10 +632,10 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 			defer mu.Unlock()
 			switch {
 			case err != nil && (i > end || gctx.Err() == nil && pageCtxs[i].Err() != nil):
-				return nil // past the end: its answer, or that it has none, says nothing
+				return nil // a page past the end: its error means nothing
 			case errors.Is(err, adapter.ErrGone):
-				if i < gone {
-					gone, goneErr = i, err
+				if i < firstMissing {
+					firstMissing, missingErr = i, err
 				}
 				return nil
 			case err != nil:
@@ -617,15 +654,15 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 	if err := g.Wait(); err != nil {
 		return adapter.ListPage{}, "", err
 	}
-	if gone < end {
-		return adapter.ListPage{}, "", goneErr
+	if firstMissing < end {
+		return adapter.ListPage{}, "", missingErr
 	}
 	last := min(end, len(cursors)-1)
 	return pages[last], cursors[last], nil
 }
 
-// listingInput is l for the catalog: u is its canonical URL; l's own, when it differs, is
-// kept as its page URL.
+// listingInput converts the adapter's listing l into the catalog's form. u is the
+// listing's canonical URL; when l's own URL differs, it is kept as the page URL.
 func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {
 	in := catalog.ListingInput{URL: u, Name: l.Title, CollectionURLs: []string{collectionURL}}
 	if l.URL != u {
@@ -640,10 +677,13 @@ func listingInput(u string, l adapter.Listing, collectionURL string) catalog.Lis
 	return in
 }
 
+// listingPrice converts an adapter's price into the catalog's form.
 func listingPrice(p *product.Price) *catalog.Price {
 	return &catalog.Price{Currency: p.Currency, Current: p.Current, CompareAt: p.CompareAt}
 }
 
+// listingImage converts the i-th image of a listing into the catalog's form. An image
+// without a position takes its place in the list.
 func listingImage(i int, img product.Image) catalog.Image {
 	pos := img.Position
 	if pos == 0 {

@@ -139,11 +139,12 @@ func TestListAllListsThePagesNamedAheadAtOnce(t *testing.T) {
 	}
 }
 
-// Every collection of unknown size lists its first page before any lists a second, for its
-// first page may state its size; one whose pages state it then gets a slot ahead of
-// collections that say nothing, rather than waiting its turn behind each of them: it is
-// the one that would otherwise page on alone at the end of the crawl.
-func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
+// Every collection of unknown size gets its first page listed before any collection gets a
+// second, because a first page may state the collection's size. A collection whose pages
+// state a large size then gets slots ahead of collections that state nothing, instead of
+// waiting its turn behind each of them; otherwise it would page on alone at the end of
+// the crawl.
+func TestListAllListsFirstPagesFirstThenTheCollectionWithMostLeft(t *testing.T) {
 	store := &pagedStore{
 		pages:    map[string]int{"short-a": 3, "short-b": 3, "long": 6},
 		stating:  map[string]bool{"long": true},
@@ -174,10 +175,9 @@ func TestListAllGivesTheCollectionStatedLongestItsTurnsFirst(t *testing.T) {
 	neverWaitsTwice(t, calls, "long", 3)
 }
 
-// The pages an adapter names ahead of a collection whose size it does not know, a few at a
-// time, are listed at once, each few from the last page of the few before; past the first
-// page that ends the collection, no page not yet asked for is asked for, and every listing
-// is found once.
+// When an adapter does not know a collection's size, it names a few pages ahead at a time.
+// Those pages are listed at once, and the last of them names the next few. Once a page
+// ends the collection, no further page is requested, and every listing is found once.
 func TestListAllProbesAheadOfACollectionOfUnknownSize(t *testing.T) {
 	store := &pagedStore{pages: map[string]int{"all": 6}, probing: map[string]bool{"all": true}, probe: 4, listTime: 20 * time.Millisecond}
 	set := &adapter.Set{Source: modules{store}}
@@ -201,8 +201,8 @@ func TestListAllProbesAheadOfACollectionOfUnknownSize(t *testing.T) {
 	}
 }
 
-// A page named past a collection's end that the store fails to give does not fail the
-// listing: the page that ends the collection says there is nothing past it.
+// A page named past a collection's end does not fail the listing when the store fails to
+// give it: the page that ends the collection says there is nothing after it.
 func TestListAllIgnoresPagesPastTheEnd(t *testing.T) {
 	store := &pagedStore{pages: map[string]int{"all": 6}, probing: map[string]bool{"all": true}, probe: 4, listTime: 20 * time.Millisecond,
 		lastPartial: true, failPast: true}
@@ -218,11 +218,11 @@ func TestListAllIgnoresPagesPastTheEnd(t *testing.T) {
 	}
 }
 
-// A collection whose count at discovery was too high has pages named past its end, which
-// an HTML store answers 404, sooner than the last page is listed: the listing ends at the
-// last page all the same. A page that is not there before pages that are is a hole, and
-// fails the listing, as it did when pages came one after another.
-func TestListAllEndsBeforePagesNamedPastTheEndThatAreNotThere(t *testing.T) {
+// When a collection's count at discovery was too high, the adapter names pages past its
+// end, and an HTML store may answer 404 for them before the last real page is listed. The
+// listing still ends at the last page. A missing page before pages that exist is a gap in
+// the collection, though, and fails the listing.
+func TestListAllIgnoresMissingPagesOnlyPastTheEnd(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		hole int
@@ -248,11 +248,12 @@ func TestListAllEndsBeforePagesNamedPastTheEndThatAreNotThere(t *testing.T) {
 	}
 }
 
-// A collection of unknown size pages on beside collections whose pages are named ahead,
-// rather than after them: its pages form a chain, each named by the one before, that ends
-// the crawl no sooner than its length, while pages named ahead can be listed at any time.
-// It is Shopify's every-product collection, which no store gives a count for.
-func TestListAllAdvancesAChainOfUnknownLengthBeforePagesNamedAhead(t *testing.T) {
+// A collection of unknown size is listed alongside collections whose pages are named
+// ahead, not after them. Its pages must be read one after another, each named by the one
+// before, so the crawl cannot end before that chain does; pages named ahead can be listed
+// at any time. Shopify's collection of every product is such a collection: no store
+// states its size.
+func TestListAllListsACollectionOfUnknownSizeBeforePagesNamedAhead(t *testing.T) {
 	store := &pagedStore{
 		pages:    map[string]int{"all": 4, "a": 3, "b": 3},
 		listTime: 50 * time.Millisecond, // far longer than a lister takes to queue again
@@ -358,11 +359,10 @@ func (s *sharedAnswers) Call(ctx context.Context, req *adapter.Request) (*adapte
 	return resp, nil
 }
 
-// Pages listed at once are let go as their listings are written, not kept until the last
-// of them is listed. The pages a collection of known size names ahead are all of its
-// pages, listed at once: kept to the end, the pages of a 100,000-product crawl held its
-// live heap past 100 MB, growing as it went.
-func TestListAllKeepsNoPageItHasWritten(t *testing.T) {
+// Pages listed together in one round are released as soon as their listings are written,
+// not kept until the round's last page is listed. For a collection of known size a round
+// holds all of its pages, so keeping them would grow the heap with the size of the store.
+func TestListAllReleasesPagesOnceTheirListingsAreWritten(t *testing.T) {
 	store := &sharedAnswers{pages: 6, hold: make(chan struct{}), answers: make([]weak.Pointer[byte], 6)}
 	written := &recordingStore{}
 	p := NewPipeline(&adapter.Set{Source: modules{store}}, written, nil, PipelineOptions{Collections: 2})

@@ -100,12 +100,12 @@ func (pagingAdapter) Call(_ context.Context, req *adapter.Request) (*adapter.Res
 	return resp, nil
 }
 
-// A collection page the store will not give is not the end of the collection: the crawl
-// lists every other collection, keeps what it found, lists that collection again (the
-// fault may pass), and fails naming the page if it does not, rather than completing with
-// listings silently missing. A collection the store says it does not
-// have (404 on its first page) holds nothing and fails nothing; pages robots.txt disallows
-// end their collection there. A bot wall stops the crawl.
+// A collection page the store refuses is not the end of the collection. The crawl lists
+// every other collection, keeps what it found, and lists that collection again, since the
+// fault may pass. If it fails again, the crawl fails and names the page, rather than
+// completing with listings silently missing. A collection whose first page the store
+// answers 404 for holds nothing and fails nothing, and a page robots.txt disallows ends its
+// collection there. A bot wall stops the crawl.
 func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 	const shop = "https://shop.example/collections/"
 	for _, tc := range []struct {
@@ -169,8 +169,8 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 	}
 }
 
-// A collection with more pages than the crawl may list is cut short, and said to be: the
-// crawl fails naming it, where the cap once passed for the collection's end.
+// A collection with more pages than the crawl may list is cut short, and the crawl fails
+// with an error that names it, instead of treating the limit as the collection's end.
 func TestCrawlSaysACollectionHadMorePagesThanItMayList(t *testing.T) {
 	store := &siteCatalog{}
 	p := NewPipeline(&adapter.Set{Source: modules{pagingAdapter{}}, Fetcher: &refusingSite{}, Logger: slog.New(slog.DiscardHandler)},
@@ -220,9 +220,9 @@ func TestCrawlThatFindsNoCollectionsSaysSo(t *testing.T) {
 	}
 }
 
-// Collections none of which shows a listing the adapters can read (pages drawn by
-// JavaScript, a store with no products yet) fail the crawl at the listing, saying so,
-// rather than completing with an empty catalog.
+// When no collection shows a listing the adapters can read (pages drawn by JavaScript, or
+// a store with no products yet), the crawl fails at the listing step and says why, rather
+// than completing with an empty catalog.
 func TestCrawlThatFindsNoListingsSaysSo(t *testing.T) {
 	found := discoveringAdapter{"https://shop.example/c/a", "https://shop.example/c/b"}
 	p := NewPipeline(&adapter.Set{Source: modules{found}, Fetcher: &refusingSite{}, Logger: slog.New(slog.DiscardHandler)},

@@ -161,11 +161,11 @@ func (c *siteCatalog) UpsertListings(_ context.Context, _ string, ls []catalog.L
 	return nil
 }
 
-// A site reached through a redirect to its www. host is crawled on that host and at its
-// own URLs (their trailing slash kept), not through a redirect for every page: only the
-// home page asked for is redirected. The catalog still names everything canonically, and
-// keeps each listing's own URL beside as its page URL.
-func TestCrawlReadsTheSiteWhereItAnswers(t *testing.T) {
+// A site whose home page redirects to its www. host is crawled on that host and at the
+// site's own URLs (trailing slashes kept), so that only the home page request is
+// redirected, not every page. The catalog still names everything in canonical form, and
+// keeps each listing's own URL as its page URL.
+func TestCrawlReadsARedirectedSiteOnTheHostItRedirectsTo(t *testing.T) {
 	site := &wwwSite{}
 	set := &adapter.Set{Source: modules{linkingAdapter{}}, Fetcher: site}
 	store := &siteCatalog{}
@@ -211,10 +211,9 @@ func TestCrawlOfASiteThatRedirectsElsewhereSaysWhere(t *testing.T) {
 	}
 }
 
-// The vendor is written beside discovery and the first pages, not before them (a fresh
-// database's first write of it held them up), and the crawl still fails when that write
-// does.
-func TestCrawlListsWhileTheVendorIsWritten(t *testing.T) {
+// The vendor is saved while discovery and the first pages run, not before them, so they
+// do not wait for it; the crawl still fails when that write fails.
+func TestCrawlListsWhileTheVendorIsBeingSaved(t *testing.T) {
 	for _, failed := range []bool{false, true} {
 		t.Run(fmt.Sprint("vendor write failed: ", failed), func(t *testing.T) {
 			listing := make(chan struct{})

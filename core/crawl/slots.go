@@ -7,36 +7,43 @@ import (
 	"sync"
 )
 
-// listSlots bounds the collection pages a crawl lists at once and decides which page
-// lists next: the waiting one of highest priority (see pagePriority), and among equals the
-// one that has waited longest, so that collections alike take turns.
+// listSlots bounds how many collection pages a crawl lists at once, and decides which
+// waiting page goes next: the one of highest priority (see pagePriority), and among pages
+// of equal priority the one that has waited longest, so that similar collections take
+// turns.
 type listSlots struct {
 	mu      sync.Mutex
 	free    int
 	waiting []*slotWaiter // in order of arrival
 }
 
+// slotWaiter is a page waiting for a slot; granted is closed when it gets one.
 type slotWaiter struct {
 	priority int
 	granted  chan struct{}
 }
 
-// pagePriority is the claim on a slot of a collection's page: its first page (first),
-// one its adapter named ahead (ahead), or the next; size is the collection's size as far
-// as the store says (0 when it says nothing), found its listings found so far.
+// pagePriority is how urgently a collection's page should get a slot; higher goes first.
+// first is set for the collection's first page, and ahead for a page its adapter named
+// ahead. size is the number of products the store says the collection holds (0 when it
+// does not say), and found is the number of listings found in it so far.
 //
-// A collection's pages come one after another, each named by the one before, unless its
-// adapter names them ahead; a crawl ends no sooner than its longest such chain, so chains
-// go first, the longest known first. In order: the first page of a collection of unknown
-// size (it may state the size); the next page of the collection with the most listings
-// known to remain (from the counts the store gives at discovery or on its pages); the
-// next pages of a collection of unknown size, named ahead or not (an adapter names a few
-// at a time, and the next few wait on them), those collections taking turns; last, pages
-// named ahead of a collection of known size, which no page waits on: its later pages are
-// asked for already. A long collection discovered last is then listed alongside the
-// others instead of alone at the end, and so is one of unknown size beside collections
-// whose pages are named ahead, as Shopify's every-product collection, whose size no store
-// states, is beside the others.
+// Usually each page of a collection names the next one, so the pages must be read one
+// after another, like links in a chain. A crawl cannot end before its longest chain does,
+// so pages that others wait on go first, longest chain first. The order is:
+//
+//  1. The first page of a collection of unknown size, since it may state the size.
+//  2. The next page of the collection with the most listings known to remain (from the
+//     counts the store gives at discovery or on its pages).
+//  3. Further pages of a collection of unknown size, whether named ahead or not: an
+//     adapter that does not know the size names a few pages at a time, and the next few
+//     wait on them. These collections take turns.
+//  4. Pages named ahead in a collection of known size. No other page waits on them,
+//     because all of that collection's later pages have been requested already.
+//
+// This way a long collection discovered last is listed alongside the others rather than
+// alone at the end. So is a collection of unknown size, such as Shopify's collection of
+// every product, next to collections whose pages are named ahead.
 func pagePriority(first, ahead bool, size, found int) int {
 	switch {
 	case size == 0 && first:
@@ -88,7 +95,7 @@ func (s *listSlots) release() {
 		s.free++
 		return
 	}
-	next := 0 // the highest priority, the longest waiting among equals
+	next := 0 // the highest priority; among equals, the one that has waited longest
 	for i, w := range s.waiting {
 		if w.priority > s.waiting[next].priority {
 			next = i

@@ -32,9 +32,9 @@ func waiters(s *listSlots) int {
 	return len(s.waiting)
 }
 
-// A free slot goes to the waiting page of highest priority, the longest waiting among
-// equals.
-func TestSlotsGoByPriorityThenInTurn(t *testing.T) {
+// A free slot goes to the waiting page of highest priority, and among pages of equal
+// priority to the one that has waited longest.
+func TestSlotsGoToTheHighestPriorityThenTheLongestWaiting(t *testing.T) {
 	s := newListSlots(1)
 	if err := s.acquire(context.Background(), 0); err != nil {
 		t.Fatal(err)
@@ -56,10 +56,11 @@ func TestSlotsGoByPriorityThenInTurn(t *testing.T) {
 	}
 }
 
-// Pages are ranked: the first page of a collection of unknown size, then the next page
-// of the collection with the most listings known to remain, then the next pages of one of
-// unknown size, named ahead or not, then pages named ahead of a collection of known size.
-func TestPagePriorityPutsChainsFirst(t *testing.T) {
+// Pages are ranked in this order: the first page of a collection of unknown size; the
+// next page of the collection with the most listings known to remain; further pages of a
+// collection of unknown size, named ahead or not; pages named ahead in a collection of
+// known size.
+func TestPagePriorityPutsPagesOthersWaitOnFirst(t *testing.T) {
 	ranked := []struct {
 		name         string
 		first, ahead bool

@@ -8,7 +8,7 @@ import (
 
 // Listings and collections are kept only when they are on the vendor's own host,
 // however the store wrote the URL.
-func TestSameVendorReadsTheHostOfCanonicalPageURLs(t *testing.T) {
+func TestSameVendorKeepsOnlyURLsOnTheVendorsHost(t *testing.T) {
 	for _, c := range []struct {
 		url, vendor string
 		want        bool

@@ -15,68 +15,70 @@ import (
 const (
 	// maxWriteListings bounds the listings one catalog write takes from the queue.
 	maxWriteListings = 2000
-	// pagesQueuedPerLister is how far listers may run ahead of the writer. While the
-	// writer writes, pages queue; the next write takes them all, so a deeper queue makes
-	// fewer, larger writes (a write costs a few milliseconds whatever its size) instead of
-	// holding listers back.
+	// pagesQueuedPerLister is how far the listers may run ahead of the writer, in pages
+	// per listing slot. Pages queue while the writer writes, and the next write takes
+	// them all. A deeper queue therefore makes fewer, larger writes instead of holding
+	// the listers back; a write has a fixed cost whatever its size.
 	pagesQueuedPerLister = 8
-	// minWriteListings and writeLinger: a write costs about 2 ms of Postgres whatever its
-	// size, 37 µs more per listing (fitted to a crawl's writes of 100 and of 1,700
-	// listings). A store of small pages (24 products) is listed faster than each is
-	// written, and its pages went out a few at a time; the writer now waits up to
-	// writeLinger for minWriteListings to queue. A collection is marked done that much
-	// later; nothing waits at the end, when the queue closes. At 50 ms, the demo HTML store
-	// 20 ms away (24 products a page, four pages at a time) took 30 writes of ~230 listings;
-	// at 250 ms, 15, which cost Postgres a fifth less and the server 6 % less. Progress is
-	// still saved well within its 2 s.
+	// minWriteListings is how many listings the writer waits for before it writes, for
+	// up to writeLinger. A store of small pages is listed faster than each page could be
+	// written, and because each write has a fixed cost, fewer and larger writes cost the
+	// database less. The wait delays when a collection is marked done, but it never delays
+	// the crawl's end: the last write goes as soon as the queue closes. The wait is short
+	// next to how often progress is reported, so progress stays fresh.
+	// core/crawl/RATIONALE.md records the measurements behind both values.
 	minWriteListings = 500
 	writeLinger      = 250 * time.Millisecond
 )
 
-// listed is what a collection's lister hands the writer: a page of listings, or the end of
-// a collection with the number of listings it held.
-type listed struct {
+// writeRequest is what a collection's lister hands the writer: either a page of listings
+// to save, or word that a collection is finished.
+type writeRequest struct {
 	listings []catalog.ListingInput
-	// complete, when set, is the collection whose pages were all queued before this.
-	complete string
-	total    int
+	// finishedCollection, when set, is the key of a collection whose pages were all queued
+	// before this request. finishedTotal is the number of listings found in it.
+	finishedCollection string
+	finishedTotal      int
 }
 
-// listingWriter is the one writer of a crawl's listings. Listers queue their pages and go
-// on to the next one; the writer writes whatever has queued in one call. Listing never
-// waits for the database, and the writes of a crawl never queue for the vendor's lock
-// against each other, which they did when every lister wrote its own pages.
+// listingWriter is the single writer of a crawl's listings. Listers queue their pages and
+// go on to their next page; the writer saves everything that has queued in one call. So
+// listing never waits for the database, and a crawl's writes never wait for each other on
+// the vendor's lock, as they would if every lister wrote its own pages.
 type listingWriter struct {
 	catalog catalog.Store
 	st      *crawlState
-	queue   chan listed
-	// minListings and linger are minWriteListings and writeLinger but in tests.
+	queue   chan writeRequest
+	// minListings and linger are minWriteListings and writeLinger, except in tests.
 	minListings int
 	linger      time.Duration
-	// left is what the collections still hold, when the writer is told (see need).
-	left *backlog
+	// backlog is what the collections still hold, when the listers know it (see
+	// writeThreshold). A nil backlog knows nothing.
+	backlog *backlog
 }
 
 func newListingWriter(store catalog.Store, st *crawlState, queued int) *listingWriter {
-	return &listingWriter{catalog: store, st: st, queue: make(chan listed, queued), minListings: minWriteListings, linger: writeLinger}
+	return &listingWriter{catalog: store, st: st, queue: make(chan writeRequest, queued), minListings: minWriteListings, linger: writeLinger}
 }
 
-// send queues l; it blocks while the writer is behind, so memory stays bounded.
-func (w *listingWriter) send(ctx context.Context, l listed) error {
+// send queues r for the writer. It blocks while the queue is full, so that memory stays
+// bounded when the writer falls behind.
+func (w *listingWriter) send(ctx context.Context, r writeRequest) error {
 	select {
-	case w.queue <- l:
+	case w.queue <- r:
 		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
 }
 
-// close says nothing more will be sent; run returns once the queue is written.
+// close tells the writer that nothing more will be sent; run returns once it has written
+// everything queued.
 func (w *listingWriter) close() { close(w.queue) }
 
-// run writes the queue until it is closed and empty, all on one database session when the
-// catalog can keep one (catalog.SessionStore): a crawl's writes are its largest, and the
-// statement is planned once per session.
+// run writes what is queued until the queue is closed and empty. When the catalog can keep
+// a database session (catalog.SessionStore), every write uses the same one, so that the
+// database plans the write statement once per crawl rather than once per connection.
 func (w *listingWriter) run(ctx context.Context) error {
 	store, release, err := catalog.WriteSession(ctx, w.catalog)
 	if err != nil {
@@ -84,13 +86,13 @@ func (w *listingWriter) run(ctx context.Context) error {
 	}
 	defer release()
 	for {
-		var batch []listed
+		var batch []writeRequest
 		select {
-		case l, ok := <-w.queue:
+		case r, ok := <-w.queue:
 			if !ok {
 				return nil
 			}
-			batch = append(batch, l)
+			batch = append(batch, r)
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
@@ -107,32 +109,32 @@ func (w *listingWriter) run(ctx context.Context) error {
 	}
 }
 
-// need is how many listings make a batch worth writing now: minListings, or, once the
-// collections are known to hold fewer than twice that still to list, half of what they
-// hold. Writes then shrink as the listing nears its end, and the last, which the crawl's
-// end waits for with nothing else left to do, holds a few pages rather than up to
-// minListings: on the demo HTML store, it ended 1.2 to 2.6 ms after the last page instead
-// of 3.4 to 8.5 (1.0 to 2.8 instead of 4.6 to 7.2 with the store 20 ms away).
-func (w *listingWriter) need() int {
-	left, known := w.left.remaining()
+// writeThreshold is how many listings make a batch worth writing now. It is minListings
+// until the collections are known to hold fewer than twice that still to be listed; from
+// then on it is half of what they hold. Writes then shrink as listing nears its end, so
+// that the last write, which the end of the crawl waits for, holds a few pages rather than
+// up to minListings.
+func (w *listingWriter) writeThreshold() int {
+	left, known := w.backlog.remaining()
 	if !known {
 		return w.minListings
 	}
 	return min(w.minListings, max(left/2, 1))
 }
 
-// take adds to batch what is queued, up to maxWriteListings, waiting up to the linger for
-// more while it holds fewer than need says, and reports whether the queue is still open.
-func (w *listingWriter) take(ctx context.Context, batch *[]listed) (open bool, err error) {
+// take adds what is queued to batch, up to maxWriteListings. While the batch holds fewer
+// listings than writeThreshold, it waits up to the linger time for more. It reports
+// whether the queue is still open.
+func (w *listingWriter) take(ctx context.Context, batch *[]writeRequest) (open bool, err error) {
 	n := len((*batch)[0].listings)
 	var linger <-chan time.Time
 	for n < maxWriteListings {
-		var l listed
+		var r writeRequest
 		var ok bool
-		if n >= w.need() {
-			// Worth a write already: only what is queued.
+		if n >= w.writeThreshold() {
+			// The batch is worth writing already: take only what is queued now.
 			select {
-			case l, ok = <-w.queue:
+			case r, ok = <-w.queue:
 			default:
 				return true, nil
 			}
@@ -143,7 +145,7 @@ func (w *listingWriter) take(ctx context.Context, batch *[]listed) (open bool, e
 				linger = t.C
 			}
 			select {
-			case l, ok = <-w.queue:
+			case r, ok = <-w.queue:
 			case <-linger:
 				return true, nil
 			case <-ctx.Done():
@@ -153,22 +155,23 @@ func (w *listingWriter) take(ctx context.Context, batch *[]listed) (open bool, e
 		if !ok {
 			return false, nil
 		}
-		*batch = append(*batch, l)
-		n += len(l.listings)
+		*batch = append(*batch, r)
+		n += len(r.listings)
 	}
 	return true, nil
 }
 
-// write saves a batch, then counts it in the progress: a collection is marked done only
+// write saves a batch, then counts it in the progress. A collection is marked done only
 // once every listing it held is in the catalog, so that a resumed crawl never skips one.
-func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []listed) error {
+func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []writeRequest) error {
 	var listings []catalog.ListingInput
-	var complete []catalog.CollectionInput
-	for _, l := range batch {
-		listings = append(listings, l.listings...)
-		if l.complete != "" {
-			// The products a collection really holds, now that they are counted.
-			complete = append(complete, catalog.CollectionInput{URL: l.complete, ProductsTotal: &l.total})
+	var finished []catalog.CollectionInput
+	for _, r := range batch {
+		listings = append(listings, r.listings...)
+		if r.finishedCollection != "" {
+			// Record how many products the collection really holds, now that they are
+			// counted.
+			finished = append(finished, catalog.CollectionInput{URL: r.finishedCollection, ProductsTotal: &r.finishedTotal})
 		}
 	}
 	st := w.st
@@ -183,8 +186,8 @@ func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []
 	if err := store.UpsertListings(ctx, st.vendor, listings, now); err != nil {
 		return fmt.Errorf("write %d listings: %w", len(listings), err)
 	}
-	if len(complete) > 0 {
-		if err := store.UpsertCollections(ctx, st.vendor, complete, now); err != nil {
+	if len(finished) > 0 {
+		if err := store.UpsertCollections(ctx, st.vendor, finished, now); err != nil {
 			return fmt.Errorf("write collection totals: %w", err)
 		}
 	}
@@ -195,15 +198,15 @@ func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []
 			st.progress.ListingsFound++
 		}
 		if !ok || fp != fingerprints[i] {
-			// A copy for the key: an adapter's listing strings share the bytes of its
-			// whole answer, and a map assignment stores its key anew, so a key kept for
-			// the rest of the crawl kept the page it came from. A listing met again
-			// unchanged (most of them, in a store of overlapping collections) is left
-			// as it is.
+			// Store a copy of the URL as the key. An adapter's listing strings share the
+			// memory of its whole answer, so keeping the original string for the rest of
+			// the crawl would keep the whole page it came from. A listing met again
+			// unchanged, as most are in a store of overlapping collections, is already
+			// stored and is left alone.
 			st.written[strings.Clone(in.URL)] = fingerprints[i]
 		}
 	}
-	for _, c := range complete {
+	for _, c := range finished {
 		st.progress.Done = append(st.progress.Done, c.URL)
 	}
 	st.mu.Unlock()
@@ -211,8 +214,8 @@ func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []
 	return nil
 }
 
-// fingerprint sums up what a listing write stores (its collections aside), to tell a
-// listing met again unchanged from one whose price or pictures moved meanwhile.
+// fingerprint hashes everything a listing write stores except the listing's collections.
+// It tells a listing met again unchanged from one whose price or pictures changed.
 func fingerprint(seed maphash.Seed, l *catalog.ListingInput) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)

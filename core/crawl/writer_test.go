@@ -53,16 +53,16 @@ func (s *recordingStore) UpsertCollections(_ context.Context, _ string, cs []cat
 	return nil
 }
 
-func pageOf(collection string, urls ...string) listed {
-	l := listed{}
+func pageOf(collection string, urls ...string) writeRequest {
+	l := writeRequest{}
 	for _, u := range urls {
 		l.listings = append(l.listings, catalog.ListingInput{URL: u, CollectionURLs: []string{collection}})
 	}
 	return l
 }
 
-// A collection is done (what a resumed crawl skips) only once every listing queued before
-// its end is written, and a listing found in two collections counts once.
+// A collection is marked done, which makes a resumed crawl skip it, only once every listing
+// queued before its end is written. A listing found in two collections counts once.
 func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
@@ -71,12 +71,12 @@ func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 	go func() { ran <- w.run(context.Background()) }()
 
 	ctx := context.Background()
-	for _, l := range []listed{
+	for _, l := range []writeRequest{
 		pageOf("shoes", "boot", "clog"),
 		pageOf("sale", "boot"),
-		{complete: "shoes", total: 2},
+		{finishedCollection: "shoes", finishedTotal: 2},
 		pageOf("sale", "sandal"),
-		{complete: "sale", total: 2},
+		{finishedCollection: "sale", finishedTotal: 2},
 	} {
 		if err := w.send(ctx, l); err != nil {
 			t.Fatal(err)
@@ -116,19 +116,19 @@ func TestWriterMarksACollectionDoneAfterItsListingsAreWritten(t *testing.T) {
 }
 
 // bootAt is a page of one listing, a boot at price, in collection.
-func bootAt(collection string, price float64) listed {
-	return listed{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
+func bootAt(collection string, price float64) writeRequest {
+	return writeRequest{listings: []catalog.ListingInput{{URL: "boot", Name: "Boot",
 		Price: &catalog.Price{Currency: "EUR", Current: price}, CollectionURLs: []string{collection}}}}
 }
 
-// A listing met again unchanged in another collection is only linked to it; one whose
-// price moved meanwhile is written again.
+// A listing met again unchanged in another collection is only linked to it; a listing
+// whose price changed in the meantime is written again.
 func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
-	for _, l := range []listed{bootAt("shoes", 10), bootAt("sale", 10), bootAt("clearance", 8)} {
-		if err := w.write(context.Background(), store, []listed{l}); err != nil {
+	for _, l := range []writeRequest{bootAt("shoes", 10), bootAt("sale", 10), bootAt("clearance", 8)} {
+		if err := w.write(context.Background(), store, []writeRequest{l}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -140,14 +140,15 @@ func TestWriterOnlyLinksAListingMetAgainUnchanged(t *testing.T) {
 	}
 }
 
-// A listing met twice in one write, changed and then as first written, is stored as met
-// last (the catalog keeps the last entry of a URL): met next with the changed fields, it
-// is written again, not only linked.
-func TestWriterRemembersAListingAsWrittenLast(t *testing.T) {
+// A listing that appears twice in one write, first changed and then as first written, is
+// remembered as it appeared last, because the catalog keeps the last entry for a URL.
+// When the listing then turns up with the changed fields again, it is written again, not
+// only linked.
+func TestWriterRemembersTheLastVersionOfAListingWrittenTwice(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(store, st, 1)
-	for _, batch := range [][]listed{{bootAt("shoes", 10)}, {bootAt("sale", 8), bootAt("clearance", 10)}, {bootAt("outlet", 8)}} {
+	for _, batch := range [][]writeRequest{{bootAt("shoes", 10)}, {bootAt("sale", 8), bootAt("clearance", 10)}, {bootAt("outlet", 8)}} {
 		if err := w.write(context.Background(), store, batch); err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestWriterStopsOnAFailedWrite(t *testing.T) {
 	if err := w.send(ctx, pageOf("shoes", "boot")); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.send(ctx, listed{complete: "shoes", total: 1}); err != nil {
+	if err := w.send(ctx, writeRequest{finishedCollection: "shoes", finishedTotal: 1}); err != nil {
 		t.Fatal(err)
 	}
 	w.close()
@@ -195,8 +196,9 @@ func TestSendGivesUpWhenCancelled(t *testing.T) {
 	}
 }
 
-// Pages that come one by one, fewer listings than a write is worth, wait for each other:
-// one write, not one per page; and nothing waits once the queue closes.
+// Pages that arrive one by one, each with fewer listings than a write is worth, are
+// gathered into one write rather than one write per page. Nothing waits once the queue
+// closes.
 func TestWriterGathersSmallPagesIntoOneWrite(t *testing.T) {
 	store := &recordingStore{}
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
@@ -248,10 +250,10 @@ func TestWriterWritesAFullBatchAtOnce(t *testing.T) {
 // startWriter runs a writer to store whose batches are worth minListings, lingering for
 // them as long as the test runs, and told what is left by left (nil: nothing); ran
 // receives what its run returns once cancel is called.
-func startWriter(store *recordingStore, minListings int, left *backlog) (w *listingWriter, ctx context.Context, cancel context.CancelFunc, ran chan error) {
+func startWriter(store *recordingStore, minListings int, remaining *backlog) (w *listingWriter, ctx context.Context, cancel context.CancelFunc, ran chan error) {
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w = newListingWriter(store, st, 4)
-	w.minListings, w.linger, w.left = minListings, time.Hour, left
+	w.minListings, w.linger, w.backlog = minListings, time.Hour, remaining
 	ctx, cancel = context.WithCancel(context.Background())
 	ran = make(chan error, 1)
 	go func() { ran <- w.run(ctx) }()
@@ -302,12 +304,12 @@ func keptAnswers(answers []weak.Pointer[byte]) []int {
 	return kept
 }
 
-// The writer keeps no page it has written: its memory of the listings it wrote holds
-// copies of their URLs, not strings of the adapter's whole answer, which kept every page
-// of a crawl (a Shopify page's listings: ~100 KB) until it ended. That holds for a listing
-// met again unchanged, and for one written again changed: a map assignment stores its key
-// anew.
-func TestWriterKeepsNoPageItHasWritten(t *testing.T) {
+// The writer keeps no page it has written. It remembers the listings it wrote by copies of
+// their URLs, not by strings that share the adapter's whole answer, which would keep every
+// page of the crawl in memory until the crawl ends. That holds for a listing met again
+// unchanged and for one written again with changes, since a map assignment stores its
+// key anew.
+func TestWriterReleasesPagesOnceTheirListingsAreWritten(t *testing.T) {
 	st := newCrawlState(&execution.Job{Execution: execution.Execution{Vendor: "shop.example"}})
 	w := newListingWriter(&recordingStore{}, st, 1)
 	answers := writeSharedAnswers(t, w, []pricedPage{
@@ -338,21 +340,21 @@ func writeSharedAnswers(t *testing.T, w *listingWriter, pages []pricedPage) []we
 	for _, p := range pages {
 		urls, answer := sharedAnswer(p.urls...)
 		answers = append(answers, answer)
-		var l listed
+		var l writeRequest
 		for _, u := range urls {
 			l.listings = append(l.listings, catalog.ListingInput{URL: u, Price: &catalog.Price{Currency: "EUR", Current: p.price},
 				CollectionURLs: []string{p.collection}})
 		}
-		if err := w.write(context.Background(), w.catalog, []listed{l}); err != nil {
+		if err := w.write(context.Background(), w.catalog, []writeRequest{l}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return answers
 }
 
-// Near the listing's end, as the collections' sizes say, the writer writes what has
-// queued without lingering for a full batch: the last write is then small, and the crawl's
-// end does not wait for minListings worth of listings to be written at once.
+// Near the end of the listing, as the collections' sizes tell, the writer writes what has
+// queued without waiting for a full batch. The last write is then small, and the end of
+// the crawl does not wait for minListings listings to be written at once.
 func TestWriterWritesAtOnceNearTheEnd(t *testing.T) {
 	store := &recordingStore{}
 	left := newBacklog()
