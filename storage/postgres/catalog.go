@@ -30,13 +30,12 @@ func NewCatalogStore(pool *pgxpool.Pool) *CatalogStore { return &CatalogStore{po
 
 var _ catalog.SessionStore = (*CatalogStore)(nil)
 
-// WriteSession returns a store whose writes all take one connection of the pool, held
-// until release. Which idle connection the pool hands out depends on who else took one
-// meanwhile (polls, progress, the job queue): a crawl's writes landed on two or three,
-// and on each Postgres loaded the catalog tables' metadata and planned the write
-// statement anew. On one, a 10,000-product Shopify crawl costs Postgres 5 to 9 % less
-// CPU. A crawl holds one connection while it lists; crawls run at most jobs.workers at a
-// time, and the configuration keeps database.max_conns above that (configs.Validate).
+// WriteSession returns a store whose writes all use one connection of the pool, held
+// until release is called. Without it, each write takes whichever idle connection the
+// pool hands out, and Postgres loads the catalog tables' metadata and plans the write
+// statement again on every connection a crawl's writes land on. A crawl holds one
+// connection while it lists. Crawls run at most jobs.workers at a time, and the
+// configuration keeps database.max_conns above that (configs.Validate).
 func (s *CatalogStore) WriteSession(ctx context.Context) (catalog.Store, func(), error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -117,10 +116,10 @@ const listingColumns = "l.id::text, l.url, coalesce(l.page_url, ''), coalesce(l.
 // page N costs the same as page 1 (see the migration's note on ordinals), and the count and
 // the page come back in one round trip.
 //
-// The page size is written into the statement, not passed as a parameter: with LIMIT a
-// parameter, Postgres cannot cost a generic plan and plans every execution anew, which
-// halved the statement's throughput. A literal LIMIT makes the cached generic plan win
-// after five executions; there is one cached statement per page size (at most 100).
+// The page size is written into the statement, not passed as a parameter. With LIMIT as
+// a parameter, Postgres cannot estimate a generic plan's cost and plans every execution
+// anew. A literal LIMIT lets the cached generic plan take over after five executions;
+// there is one cached statement per page size (at most 100).
 func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]catalog.Listing, int, error) {
 	var (
 		rows pgx.Rows
@@ -145,9 +144,8 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 	default:
 		// The count reads only the collections and their links, not the listings; the page
 		// walks the vendor's listings in order and stops once it is full. The count is joined
-		// beside the vendor, which makes it run once: as a subquery in the select list it
-		// ran again for every listing of the page (a 100-listing page of two collections of
-		// a 30,000-listing vendor took 520 ms, 515 of them counting).
+		// beside the vendor so that it runs once. As a subquery in the select list it would
+		// run again for every listing of the page.
 		rows, err = s.pool.Query(ctx, `SELECT n.total, `+listingColumns+` FROM vendors v
 			CROSS JOIN LATERAL (
 				SELECT count(DISTINCT cl.listing_id)::int AS total FROM collections c JOIN collection_listings cl ON cl.collection_id = c.id
@@ -182,9 +180,10 @@ func (s *CatalogStore) Listings(ctx context.Context, q catalog.ListingQuery) ([]
 }
 
 // listingRow receives one row of a listings query: a count and an optional listing (absent
-// when the page is empty). One is reused for every row of a page, with pgtype fields rather
-// than pointers, and the images stay JSON: a page of listings is the API's busiest read,
-// and per-row scan allocations and decoding pictures were a third of its CPU.
+// when the page is empty). One listingRow is reused for every row of a page, with pgtype
+// fields rather than pointers, and the images stay JSON. A page of listings is the API's
+// busiest read, and allocating for each row and decoding the pictures was a large part of
+// its cost.
 type listingRow struct {
 	total                  int
 	id, url, pageURL, name pgtype.Text
@@ -313,18 +312,17 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 	var problems []writeProblem
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
-	// Planned once per connection, not once per write: planning the statement's ten
-	// parts took 3 to 5 ms, a sixth of a 500-listing write, and Postgres plans a prepared
-	// statement anew for its first five runs on each connection, which is every write of
-	// most crawls. The generic plan has the custom one's shape but for refreshing existing
-	// listings, where it probes the primary key and the custom plan read and hashed the
-	// whole listings table (a recrawl's write of 2,000 listings: 70 against 97-112 ms).
-	// That shape holds only when the plan is made with the tables' statistics; made at a
-	// fresh database's first write, as a first crawl does, it joined the listings it
-	// refreshes by reading the whole table and probed each listing's links with a bitmap
-	// scan, and the connection kept the plan until the tables were next analyzed. Every
-	// table this statement reads it reads by key, so its transaction prices sequential and
-	// bitmap scans out: a 10,000-product Shopify crawl costs Postgres a fifth less CPU.
+	// Plan the statement once per connection, not once per write. Planning its ten parts
+	// is a noticeable share of a write, and Postgres plans a prepared statement anew for
+	// its first five runs on each connection, which is every write of most crawls. The
+	// generic plan also refreshes existing listings by probing the primary key, where a
+	// custom plan read and hashed the whole listings table.
+	//
+	// A plan made at a fresh database's first write, without table statistics, read the
+	// whole listings table and probed each listing's links with a bitmap scan, and the
+	// connection kept that plan until the tables were next analyzed. Every table this
+	// statement reads is read by key, so its transaction prices sequential and bitmap
+	// scans out of the planner's choices. storage/postgres/RATIONALE.md has the figures.
 	batch.Queue(planWriteSQL)
 	batch.Queue(lockVendorSQL, vendor, at)
 	batch.Queue(writeListingsSQL, vendor, rows.ids, rows.urls, rows.names, rows.images,
@@ -438,11 +436,12 @@ const writeListingsSQL = `
 
 // listingRows are listings as the columns writeListingsSQL unnests.
 type listingRows struct {
-	// ids cross as pgtype.UUID, which pgx encodes in binary: as strings, pgx's binary
-	// encoding of uuid[] refused them, and the array was encoded again as text after an
-	// error message that quoted every id (10x the time, BenchmarkEncodeListingIDs). The
-	// columns of pgtype values are FlatArrays, which pgx encodes directly; as plain slices
-	// of them or of pointers, pgx reached each element through reflection.
+	// ids are pgtype.UUID values, which pgx encodes in binary. As strings, pgx's binary
+	// encoding of uuid[] refused them, and pgx then encoded the array again as text after
+	// building an error message that quoted every id (BenchmarkEncodeListingIDs measures
+	// the difference). The columns of pgtype values are FlatArrays, which pgx encodes
+	// directly; as plain slices of values or pointers, pgx reached each element through
+	// reflection.
 	ids                  pgtype.FlatArray[pgtype.UUID]
 	urls, names, images  []string
 	pageURLs             []string // "" when the same as the URL
@@ -458,10 +457,10 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 	for i, l := range listings {
 		r.urls[i], r.unchanged[i] = l.URL, l.Unchanged
 		if l.Unchanged {
-			// Only its URL and links are read (see writeListingsSQL): its fields, and an id
-			// for it were it new, would be made, encoded, sent and unpacked for nothing. A
-			// crawl meets most of a store's listings in more than one collection, and
-			// these were half of a Shopify write's bytes.
+			// Only its URL and links are read (see writeListingsSQL). Its other fields, and
+			// an id in case it were new, would be made, encoded, sent and unpacked for
+			// nothing. A crawl meets most of a store's listings in more than one
+			// collection, so this saves a large part of a write's bytes.
 			continue
 		}
 		// The id is used only by a listing that turns out to be new. Time-ordered (v7), so

@@ -87,7 +87,7 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 	}
 	// The product fields are read for the chosen rows only, not for every match, and in
 	// one pass over each document: every p.data ->> 'field' would decompress the whole
-	// document again (a third of the query's time, measured over 40 rows).
+	// document again.
 	sql := `WITH top AS (` + top + `)
 		SELECT p.id::text, v.host, p.url, coalesce(d.title, ''), coalesce(d.brand, d.vendor, ''), coalesce(d.product_type, ''),
 			left(coalesce(d.description, d.description_html, ''), 1000),
@@ -99,10 +99,10 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 		ORDER BY top.rank + ` + sim + ` DESC, p.updated_at DESC, p.id LIMIT ` + limit
 	var out []search.Candidate
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// Every condition here has an index. Without this, a LIMIT over matches the
-		// planner believes plentiful (it cannot see that a price ceiling or an exclusion
-		// leaves few) tempts it to read the table in order, hoping to stop early: 0.8 s
-		// instead of 5 ms for "hiking boots under $30, not black" over 100,000 products.
+		// Every condition here has an index. Without this setting, a LIMIT over matches
+		// the planner believes plentiful (it cannot see that a price ceiling or an
+		// exclusion leaves few) tempts it to read the whole table in order, hoping to stop
+		// early, which is far slower than using the indexes.
 		if _, err := tx.Exec(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
 			return err
 		}
