@@ -192,9 +192,8 @@ func (r *Recorder) take(whole bool) []usage.Event {
 	}
 	taken := r.waiting[:n:n]
 	// The taken events leave with their array. The next ones get an array sized for as
-	// many as were just taken: a whole batch's worth (1.3 MB at the default size) made
-	// afresh every flush interval, with or without events, was 8% of an idle server's CPU
-	// (clearing it).
+	// many as were just taken: making a whole batch's worth afresh every flush interval,
+	// with or without events, cost an idle server real CPU just to clear the memory.
 	next := min(max(n, minWaiting), r.opts.BatchSize)
 	r.waiting = append(make([]usage.Event, 0, next+len(r.waiting)-n), r.waiting[n:]...)
 	return taken

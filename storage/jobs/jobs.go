@@ -33,7 +33,7 @@ type Options struct {
 	// River's (1s).
 	PollInterval time.Duration
 	// PollIntervals overrides PollInterval for some kinds. Each look is a query and a few
-	// wake-ups: at 250 ms for each of four kinds, half of an idle server's CPU.
+	// goroutine wake-ups, so short intervals cost an idle server a lot of CPU.
 	PollIntervals map[execution.Kind]time.Duration
 	Logger        *slog.Logger
 }
@@ -79,11 +79,10 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 
 // fetchCooldown is the least time between two looks for jobs in a queue, and between two
 // notifications of new jobs in one (the announcer spaces a queue's inserts by it, so that
-// none goes unannounced). River's default, 100 ms, is sized for queues of many short
-// jobs; an execution waited up to that long to start (a start within the cooldown of a
-// poll was held back), which a crawl of a few hundred pages spends fetching a tenth of
-// them. Our executions start a few at a time, so looking more often costs nothing while
-// idle.
+// none goes unannounced). River's default is sized for queues of many short jobs: with
+// it, a start that came soon after a poll waited for the cooldown to pass, a delay that
+// is long next to a short crawl. Our executions start a few at a time, so looking more
+// often costs nothing while idle.
 const fetchCooldown = 10 * time.Millisecond
 
 // queueName keeps kinds apart so that long crawls never hold up extractions or searches.

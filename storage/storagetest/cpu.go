@@ -22,9 +22,9 @@ type ProcStat struct {
 	// CPU is the process's own user and system time; ChildrenCPU that of the children
 	// it has reaped.
 	CPU, ChildrenCPU time.Duration
-	// MinorFaults is the page faults the process took that needed no disk: on this
-	// machine's virtual CPUs each costs ~13 µs, so a process that grows its heap by tens of
-	// megabytes spends a visible part of its CPU time in them.
+	// MinorFaults is the page faults the process took that needed no disk. They are
+	// costly on virtual machines, so a process that grows its heap by tens of megabytes
+	// spends a visible part of its CPU time in them.
 	MinorFaults int64
 }
 
