@@ -28,8 +28,8 @@ type Fetcher struct {
 	moved        *movedOrigins
 	stats        counters
 	bodyBlocks   sync.Pool // *[bodyBlock]byte, see readBody
-	// timedOut is the cause of a Fetch that ran out of TotalTimeout, made once: formatted
-	// for each request, it was a percent of a crawl's CPU.
+	// timedOut is the cause of a Fetch that ran out of TotalTimeout. It is made once,
+	// because formatting it for each request cost a crawl measurable CPU.
 	timedOut error
 }
 

@@ -60,9 +60,9 @@ var trackingParams = map[string]bool{"fbclid": true, "gclid": true, "msclkid": t
 // http was given, canonical host, no fragment, no default port, no trailing slash on the path,
 // tracking parameters removed and the rest sorted.
 func Page(input string) (string, error) {
-	// Nearly every URL a crawl meets is already canonical (an adapter's listing links):
-	// recognised as such it is returned as it is, without parsing and rebuilding it, which
-	// was 4 % of a server's CPU while crawling a store of small pages.
+	// Nearly every URL a crawl meets is already canonical (an adapter's listing links).
+	// Such a URL is returned as it is, without being parsed and rebuilt, because a crawl
+	// normalizes every listing URL it finds.
 	if canonicalPage(input) {
 		return input, nil
 	}
