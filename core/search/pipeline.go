@@ -25,10 +25,9 @@ type PipelineOptions struct {
 	MinResults int
 	// Candidates is how many products retrieval hands to ranking. Default 300.
 	Candidates int
-	// MiniCandidates is the same for mini searches, which trade depth for speed: over
-	// the labelled set, 40 rank as well as 80 at half the cost, and 30 lose 0.005 of
-	// nDCG@10 for a tenth less CPU, which keeps the mini within its latency budget at 20
-	// concurrent clients on two cores. Default 30.
+	// MiniCandidates is the same for mini searches, which give up a little ranking depth
+	// to stay within their latency budget (core/search/RATIONALE.md has the figures).
+	// Default 30.
 	MiniCandidates int
 	// RankWindow is how many text matches, per candidate retrieval asks for, Postgres
 	// orders by ts_rank (title and label matches first; CandidateQuery.Window): it keeps
