@@ -92,8 +92,8 @@ func New(deps Deps, opts Options) *Server {
 		ReadTimeout:           opts.ReadTimeout,
 		WriteTimeout:          opts.WriteTimeout,
 		DisableStartupMessage: true,
-		// go-json renders the same bytes as encoding/json at about half the CPU; list
-		// responses are most of the API's work.
+		// go-json renders the same bytes as encoding/json for less CPU, and list responses
+		// are most of the API's work.
 		JSONEncoder: gojson.Marshal,
 		// Errors raised before the middleware chain (a body over the limit) end up here.
 		ErrorHandler: func(c *fiber.Ctx, err error) error { return writeError(c, err, s.logger) },

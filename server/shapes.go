@@ -9,12 +9,12 @@ import (
 	"github.com/stockroom/stockroom/core/usage"
 )
 
-// Response shapes are typed structs rather than maps: encoding/json sorts map keys on every
-// response, which cost a fifth of the listings endpoint's CPU.
+// Response shapes are typed structs rather than maps, because encoding/json sorts a map's
+// keys on every response, which is costly on the busiest endpoints.
 
 // timestamp is the one format of every time in a response: RFC 3339, UTC, milliseconds.
 // It writes the digits itself because a page of listings formats forty times, and
-// time.Format's layout parsing was a twentieth of the endpoint's CPU.
+// parsing time.Format's layout each time showed up in the endpoint's profile.
 func timestamp(t time.Time) string {
 	t = t.UTC()
 	year, month, day := t.Date()
