@@ -3,14 +3,14 @@ package sdk
 import "unsafe"
 
 // answerArena makes the strings, string lists and node lists of host answers as pieces
-// of larger allocations (chunks), each piece written once and never again, so that a
-// string may share its chunk's bytes and a list's capacity ends where the list does. A
-// guest pays for an allocation what a dozen turns of a loop cost, and a listing page asks
-// the host for a few dozen strings and lists: made this way, the strings and their lists
-// cost 6 % less of the guest's work on a demo category page
-// (BenchmarkListPage/html-later), the node lists another 3.7 %. A piece keeps its whole
-// chunk alive while it is held; an answer of more than a quarter of a chunk is allocated
-// alone. It is not safe for concurrent use: a guest runs one call at a time.
+// of larger allocations (chunks). Each piece is written once and never again, so a string
+// may share its chunk's bytes, and a list's capacity ends where the list does.
+//
+// An allocation is expensive in a WebAssembly guest, and a listing page asks the host for
+// a few dozen strings and lists, so taking them from chunks saves the guest real work
+// (adapters/sdk/RATIONALE.md has the figures). A piece keeps its whole chunk alive while it
+// is held; an answer of more than a quarter of a chunk is allocated on its own. An arena
+// is not safe for concurrent use, which is fine: a guest runs one call at a time.
 type answerArena struct {
 	bytes []byte   // what is left of the current bytes chunk
 	lists []string // the current list chunk; its length is what was handed out

@@ -374,10 +374,11 @@ func (guest) keys(v uint32) []string {
 	return lengthPrefixed(b)
 }
 
-// lengthPrefixed reads the strings of a host answer, each a little-endian u32 length then
-// its bytes, as slices of one string, into a list sized by a first pass: two pieces of
-// the answers' chunks however many there are (growing the list as it filled cost a guest
-// 6 % of listing a page).
+// lengthPrefixed reads the strings of a host answer, each a little-endian u32 length
+// followed by its bytes. The strings are slices of one string, and the list is sized by a
+// first pass, so the whole answer takes two pieces of the answer arena's chunks however
+// many strings it holds. Growing the list as it filled was a visible part of listing a
+// page.
 func lengthPrefixed(b []byte) []string {
 	n := 0
 	for at := 0; at+4 <= len(b); at += 4 + int(binary.LittleEndian.Uint32(b[at:])) {

@@ -30,8 +30,8 @@ func FuzzParsePrice(f *testing.F) {
 }
 
 // referenceParsePrice is ParsePrice as first written, over a rune slice and through
-// strconv for every amount: plainly right, and ~3 µs a price in a guest. ParsePrice must
-// read every text as it does.
+// strconv for every amount: plainly right, but slow in a guest. ParsePrice must read
+// every text as it does.
 func referenceParsePrice(s string) (float64, bool) {
 	start := strings.IndexFunc(s, isDigitRune)
 	if start < 0 {

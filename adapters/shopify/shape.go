@@ -7,8 +7,8 @@ import (
 )
 
 // The Shape templates (adapters/ABI.md) that turn storefront JSON into the answer's wire
-// form. The host walks a product's images and variants natively: read field by field from
-// a WebAssembly guest, they cost three times the rest of an extraction.
+// form. The host walks a product's images and variants natively, because reading them
+// field by field from a WebAssembly guest cost more than the rest of an extraction.
 
 // imageTemplate maps the image at prefix ("" for the current value, "images.0." for a
 // listing's first) to a wire image. In a product's list of images, an image without a
