@@ -7,9 +7,9 @@ import (
 )
 
 // maxDataGap is the longest run of zero bytes coalesceData writes out to join two data
-// segments. Go's linker ends a segment at every run of eight zero bytes or more; in its
-// adapters, joining across runs of up to 64 leaves 15 segments of 37,586, for 0.7 MB more
-// bytes of initial memory.
+// segments. Go's linker ends a segment at every run of eight zero bytes or more; joining
+// across runs of up to 64 leaves a Go adapter with a handful of segments for a small
+// amount of extra initial memory (plugins/RATIONALE.md has the figures).
 const maxDataGap = 64
 
 // dataSegment is an active data segment of memory 0.
@@ -24,10 +24,10 @@ type dataSegment struct {
 // active on memory 0 at a constant offset, none overlapping another, and no data count
 // section (whose memory.init and data.drop name segments by index).
 //
-// Go's linker writes a module's initial memory as tens of thousands of segments (37,586
-// for the html adapter's 955 KB), and wazero keeps a decoded segment for each in the
-// compiled module and a slice per segment in every instance: megabytes of Go heap per
-// adapter, which the garbage collector then lets the heap grow twice over.
+// Go's linker writes a module's initial memory as tens of thousands of segments, and
+// wazero keeps a decoded segment for each in the compiled module and a slice per segment
+// in every instance. That is megabytes of Go heap per adapter, and the garbage collector
+// lets the heap grow to twice what is live.
 func coalesceData(bin []byte) []byte {
 	sections, err := readSections(bin)
 	if err != nil {

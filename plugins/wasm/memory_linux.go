@@ -10,10 +10,10 @@ import (
 // memoryAllocator backs each instance's linear memory with an anonymous mapping of its
 // largest size, reserved but not committed, whose pages the kernel supplies as the memory
 // grows (see Reallocate). wazero's default keeps the memory in a Go slice, and each
-// memory.grow (a fresh instance grows a dozen times over its first calls) copies the whole
-// of it into pages that must be faulted in, leaving the old ones to the garbage
-// collector; that warm-up was a tenth of a short crawl's CPU. Here growing lengthens a
-// slice, and a closed instance's memory returns to the system at once.
+// memory.grow (a fresh instance grows a dozen times over its first calls) copies all of
+// it into new pages that must be faulted in, leaving the old ones to the garbage
+// collector, which made warming up instances a noticeable part of a short crawl. Here
+// growing lengthens a slice, and a closed instance's memory returns to the system at once.
 func memoryAllocator() experimental.MemoryAllocator {
 	return experimental.MemoryAllocatorFunc(allocateMapped)
 }
@@ -43,11 +43,10 @@ func (m *mappedMemory) Reallocate(size uint64) []byte {
 	}
 	if size > m.populated {
 		// The guest's runtime grows its memory when it needs more and soon uses most of
-		// what it grew. Supplied in one call, pages cost a third of faulting each in as
-		// the guest first touches it, on a virtual machine where faults are dear (0.9 µs
-		// per 4 KB page for the call and 4 µs at the first touch, against 14.7 µs; 64 MB);
-		// the pages it grew but has yet to touch are resident meanwhile. An older kernel
-		// refuses the advice, and the pages come as faults.
+		// what it grew. Asking the kernel for the grown pages in one call is much cheaper
+		// than taking a page fault for each page when the guest first touches it, at the
+		// price of the grown but untouched pages being resident meanwhile. An older kernel
+		// refuses the advice, and the pages come as faults as before.
 		grown := m.mapping[m.populated:size]
 		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(&grown[0])), uintptr(len(grown)), madvPopulateWrite)
 		m.populated = size

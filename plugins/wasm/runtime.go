@@ -101,9 +101,9 @@ type Runtime struct {
 	ctxErr  error
 
 	// code, guarded by mu, holds the compiled modules of the loaded adapters by the digest
-	// of the module as given, so that adapters of one module share it: the built-ins are
-	// one module (adapters/bundle), and compiled once, not once per adapter, their machine
-	// code and decoded form take 14 MB and 4 MB of heap instead of about three times that.
+	// of the module as given, so that adapters of one module share it. The built-ins are
+	// one module (adapters/bundle), compiled once rather than once per adapter, which
+	// saves the machine code and decoded module of every adapter but one.
 	mu   sync.Mutex
 	code map[[sha256.Size]byte]*sharedCode
 }
