@@ -31,10 +31,9 @@ test: build vet
 # The bench/ module (peers such as Colly, kept out of the service's dependencies) runs each
 # whole job once per iteration, hence -benchtime 1x; in BENCH_CRAWLS rounds, each crawling
 # every store once with each crawler, so that each store's line (printed in the last
-# round) compares the medians of that many crawls of each, made side by side. One crawl
-# each was a coin toss where the two are close: on the HTML store, a crawl's pages/s
-# varies ±15 % from one to the next; and each side's crawls in a row (-count) met this
-# machine's drift over minutes.
+# round) compares the medians of that many crawls of each, made side by side. One crawl of
+# each is too noisy to compare, and each side's crawls in a row (-count) meet the
+# machine's drift over minutes: bench/README.md has the figures.
 BENCH_CRAWLS ?= 5
 BENCH_ROUNDS_FILE = $(CURDIR)/.data/bench/rounds.jsonl
 bench: build

@@ -79,14 +79,12 @@ func BenchmarkCrawl(b *testing.B) {
 
 // roundsFileEnv names a file that keeps every crawl of a series of rounds, each round a
 // run of this benchmark (-count 1) that crawls every store once with each crawler. make
-// bench runs BENCH_CRAWLS rounds: a store's two crawls are then seconds apart, where
-// -count N ran each side's N crawls in a row, a minute or more from the other side's,
-// and this machine's speed drifts over minutes (one build's make bench said 0.91x Colly's
-// pages/s on the HTML store with -count 5, and 1.09x in five rounds ten minutes later;
-// 40 interleaved rounds that hour, 1.06x in median). Rounds alternate which crawler goes
-// first: a round's second crawl fares a few percent worse. roundsEnv is the series'
-// length: the line after a store's crawls is printed once, in the last round, and
-// compares the medians of all the rounds' crawls.
+// bench runs BENCH_CRAWLS rounds, so that a store's two crawls are seconds apart rather
+// than a minute or more, as with -count N; the machine's speed drifts over minutes
+// (README.md shows by how much). Rounds alternate which crawler goes first, because a
+// round's second crawl fares worse. roundsEnv is the series' length: the line after a
+// store's crawls is printed once, in the last round, and compares the medians of all the
+// rounds' crawls.
 const (
 	roundsFileEnv = "BENCH_ROUNDS_FILE"
 	roundsEnv     = "BENCH_ROUNDS"
