@@ -13,8 +13,8 @@ import (
 // cooldown and drops the others' announcements: a job inserted just after another is
 // found by the workers' look for the first only if it was committed by then, and
 // otherwise waits for the queue's next poll (jobs.poll_interval, a second). Starts that
-// come together (a client's searches, say) were stranded so, and searches looked for jobs
-// four times a second to bound the wait: half of an idle server's CPU.
+// come together (a client's searches, say) were stranded so, and polling often enough to
+// bound the wait costs an idle server a lot of CPU.
 //
 // The announcer inserts a queue's jobs in batches, one batch at a time and each a
 // cooldown after the previous one ended, so that River announces each batch; the starts
