@@ -4,6 +4,7 @@
 package sdktest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,13 +26,27 @@ var builds sync.Map // package directory -> *build; a test binary's memo, never 
 // is on PATH, and fails it when the build fails.
 func Build(tb testing.TB, dir string) []byte {
 	tb.Helper()
-	abs, err := filepath.Abs(dir)
+	if _, err := exec.LookPath("go"); err != nil {
+		tb.Skip("no go toolchain to build guests")
+	}
+	wasm, err := Compile(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return wasm
+}
+
+// Compile is Build for code that has no testing.TB, such as an Example function: it
+// returns an error where Build would skip or fail the test. Each directory is built once
+// per test binary.
+func Compile(dir string) ([]byte, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		tb.Skip("no go toolchain to build guests")
+		return nil, fmt.Errorf("build guest %s: %w", dir, err)
 	}
 	v, _ := builds.LoadOrStore(abs, &build{})
 	b := v.(*build)
@@ -54,9 +69,9 @@ func Build(tb testing.TB, dir string) []byte {
 		b.wasm, b.err = os.ReadFile(outFile)
 	})
 	if b.err != nil {
-		tb.Fatalf("build guest %s: %v\n%s", dir, b.err, b.out)
+		return nil, fmt.Errorf("build guest %s: %w\n%s", dir, b.err, b.out)
 	}
-	return b.wasm
+	return b.wasm, nil
 }
 
 // CacheDir is a wazero compilation cache shared by test runs, so guests compile once per
