@@ -1,10 +1,3 @@
-// Package crawl discovers a vendor's collections and every listing in them and keeps the
-// catalog that the browse endpoints serve.
-//
-// A crawl is an execution of four steps, in order: determining the crawl method (which
-// adapter's platform the site runs), discovering collections, analyzing collections, and
-// extracting listings. Catalog writes are upserts by vendor and URL, so a crawl resumed
-// after its process died ends with the same catalog as one that ran straight through.
 package crawl
 
 import (
