@@ -1,10 +1,3 @@
-// Package extract turns product URLs, or every listing of a crawled vendor, into full
-// product records, with one outcome per input URL that clients can act on.
-//
-// An extraction is an execution (kind products_batch for /v1/products, extract for
-// /v2/extract). Its input URLs are stored in order; a URL given twice is fetched once and
-// reported for each input. Transient failures are retried within the execution before
-// they are reported with retry: true.
 package extract
 
 import (
