@@ -1,21 +1,3 @@
-// Package search answers natural-language product queries over the catalog: it understands
-// the query and the customer profile, retrieves candidates, ranks them, relaxes soft
-// constraints when too few match (never the hard ones), and says why each result is there.
-//
-// A search is an execution (kind agentic_search) with visible steps, or a synchronous call
-// (v1 agentic search, the mini variants, legacy /api/search).
-//
-// The pieces: a Pipeline does the work (understand, retrieve, rank, relax) over a Store
-// (storage/postgres.SearchStore) and is the queue's handler for the execution kind; a
-// Service implements API over it:
-//
-//	pipeline := search.NewPipeline(store, products, executions, runner, search.PipelineOptions{})
-//	// queue handlers: execution.AgenticSearch -> pipeline.Run
-//	svc := search.NewService(executions, pipeline, queue, orgs, search.Credits{Search: 25, Mini: 5})
-//	answer, credits, err := svc.Mini(ctx, orgID, search.Request{Query: "waterproof boots under $150, not black"})
-//
-// RULES.md documents how queries and profiles are read, which constraints are hard, the
-// relaxation order and the ranking.
 package search
 
 import (
