@@ -29,9 +29,10 @@ type PipelineOptions struct {
 	// to stay within their latency budget (core/search/RATIONALE.md has the figures).
 	// Default 30.
 	MiniCandidates int
-	// RankWindow is how many text matches, per candidate retrieval asks for, Postgres
-	// orders by ts_rank (title and label matches first; CandidateQuery.Window): it keeps
-	// a broad word over a large catalog as cheap as a narrow one. Default 4.
+	// RankWindow bounds how many text matches Postgres orders by ts_rank, as a multiple
+	// of the candidates retrieval asks for (CandidateQuery.Window); title and label
+	// matches fill the window first. It keeps a broad word over a large catalog as cheap
+	// as a narrow one. Default 4.
 	RankWindow int
 	// VocabularyTTL is how long the catalog vocabulary (for spelling and brands) is
 	// reused; an older one is refreshed in the background. Default 5m.
