@@ -210,8 +210,8 @@ func TestScoreMatchesScorePy(t *testing.T) {
 	}
 }
 
-// TestJudge pins down score.py's counting rule on the cases that differ.
-func TestJudge(t *testing.T) {
+// TestJudgeCountsAsScorePyDoes pins down score.py's counting rule on the cases that differ.
+func TestJudgeCountsAsScorePyDoes(t *testing.T) {
 	for _, tc := range []struct {
 		attr       string
 		accepted   []string

@@ -114,7 +114,7 @@ func TestFollowUpRoundsAreBounded(t *testing.T) {
 	}
 }
 
-func TestOutcomes(t *testing.T) {
+func TestExtractNamesTheOutcomeOfEachFailure(t *testing.T) {
 	broken := &fake{
 		info: adapter.Info{Name: "broken", Capabilities: []adapter.Op{adapter.OpExtract}},
 		call: func(*adapter.Request) (*adapter.Response, error) { return nil, errors.New("trap") },

@@ -92,7 +92,7 @@ func TestPreloadReadsTheVocabularyBeforeTheFirstSearch(t *testing.T) {
 	}
 }
 
-func TestBoundsNoPriceMeetsAskNothing(t *testing.T) {
+func TestPriceBoundsThatNoPriceMeetsRetrieveNothing(t *testing.T) {
 	store := &recordingStore{vocab: testVocabulary}
 	p := NewPipeline(store, nil, nil, nil, PipelineOptions{})
 	out, err := p.Search(context.Background(), Query{Request: Request{Query: "boots over $100 under $70"}, Mini: true})

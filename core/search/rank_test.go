@@ -98,7 +98,7 @@ func hasReason(rs []string, want string) bool {
 	return false
 }
 
-func TestProfileHardPointsExclude(t *testing.T) {
+func TestProfileAvoidancesAndInStockOnlyExcludeProducts(t *testing.T) {
 	cands := []Candidate{cand("leather", "Leather Boot", 90), cand("canvas", "Canvas Boot", 90), cand("gone", "Canvas Boot", 90, soldOut)}
 	got, _ := ranked(t, "boot", map[string]any{"style": map[string]any{"avoid": []any{"leather"}}, "preferences": map[string]any{"in_stock_only": true}}, cands, 10)
 	if ids(got) != "canvas" {

@@ -369,7 +369,7 @@ func TestCancelStopsARunningSearch(t *testing.T) {
 	}
 }
 
-func TestNowMiniAndFilter(t *testing.T) {
+func TestMiniNowAndFilterChargeAndAnswerAtOnce(t *testing.T) {
 	rig := newSearchRig(t, nil, 40)
 	saveItems(t, rig.pool, shoes...)
 	ctx := context.Background()
