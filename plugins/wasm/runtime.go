@@ -1,7 +1,3 @@
-// Package wasm runs store-platform adapters compiled to WebAssembly: it implements the
-// host side of ABI v1 (adapters/ABI.md) on wazero, keeps a pool of ready instances per
-// adapter and isolates the server from a misbehaving one. plugins/RATIONALE.md explains
-// the choices.
 package wasm
 
 import (
