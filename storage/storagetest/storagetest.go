@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -90,71 +91,100 @@ func randomName(prefix string) string {
 }
 
 // withDatabase returns rawURL with its path (the database name) replaced.
-func withDatabase(t testing.TB, rawURL, database string) string {
+func withDatabase(rawURL, database string) (string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		t.Fatalf("storagetest: parse %q: %v", rawURL, err)
+		return "", fmt.Errorf("storagetest: parse %q: %w", rawURL, err)
 	}
 	u.Path = "/" + database
-	return u.String()
+	return u.String(), nil
 }
 
 // NewPostgres creates an empty Postgres database for t and returns its URL.
 func NewPostgres(t testing.TB) string {
 	t.Helper()
-	if servers.postgres == "" {
-		t.Fatal("storagetest: call storagetest.Main from TestMain")
+	databaseURL, drop, err := CreatePostgres(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
-	ctx := context.Background()
+	t.Cleanup(drop)
+	return databaseURL
+}
+
+// NewClickHouse creates an empty ClickHouse database for t and returns its URL.
+func NewClickHouse(t testing.TB) string {
+	t.Helper()
+	databaseURL, drop, err := CreateClickHouse(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	return databaseURL
+}
+
+// CreatePostgres creates an empty Postgres database and returns its URL and a function
+// that drops it. It is NewPostgres for code that has no testing.TB, such as an Example.
+func CreatePostgres(ctx context.Context) (databaseURL string, drop func(), err error) {
+	if servers.postgres == "" {
+		return "", nil, errors.New("storagetest: call storagetest.Main from TestMain")
+	}
 	name := randomName("test_")
 	admin, err := pgx.Connect(ctx, servers.postgres)
 	if err != nil {
-		t.Fatalf("storagetest: connect postgres: %v", err)
+		return "", nil, fmt.Errorf("storagetest: connect postgres: %w", err)
 	}
 	defer admin.Close(ctx)
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("storagetest: create database: %v", err)
+		return "", nil, fmt.Errorf("storagetest: create database: %w", err)
 	}
-	t.Cleanup(func() {
+	drop = func() {
+		ctx := context.Background()
 		conn, err := pgx.Connect(ctx, servers.postgres)
 		if err != nil {
 			return
 		}
 		defer conn.Close(ctx)
 		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-	})
-	return withDatabase(t, servers.postgres, name)
+	}
+	if databaseURL, err = withDatabase(servers.postgres, name); err != nil {
+		drop()
+		return "", nil, err
+	}
+	return databaseURL, drop, nil
 }
 
-// NewClickHouse creates an empty ClickHouse database for t and returns its URL.
-func NewClickHouse(t testing.TB) string {
-	t.Helper()
+// CreateClickHouse creates an empty ClickHouse database and returns its URL and a function
+// that drops it. It is NewClickHouse for code that has no testing.TB, such as an Example.
+func CreateClickHouse(ctx context.Context) (databaseURL string, drop func(), err error) {
 	if servers.clickhouse == "" {
-		t.Fatal("storagetest: call storagetest.Main from TestMain")
+		return "", nil, errors.New("storagetest: call storagetest.Main from TestMain")
 	}
-	ctx := context.Background()
 	name := randomName("test_")
 	opts, err := clickhouse.ParseDSN(servers.clickhouse)
 	if err != nil {
-		t.Fatalf("storagetest: parse clickhouse url: %v", err)
+		return "", nil, fmt.Errorf("storagetest: parse clickhouse url: %w", err)
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {
-		t.Fatalf("storagetest: connect clickhouse: %v", err)
+		return "", nil, fmt.Errorf("storagetest: connect clickhouse: %w", err)
 	}
 	defer conn.Close()
 	if err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("storagetest: create clickhouse database: %v", err)
+		return "", nil, fmt.Errorf("storagetest: create clickhouse database: %w", err)
 	}
-	t.Cleanup(func() {
+	drop = func() {
 		conn, err := clickhouse.Open(opts)
 		if err != nil {
 			return
 		}
 		defer conn.Close()
-		_ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
-	})
-	return withDatabase(t, servers.clickhouse, name)
+		_ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name)
+	}
+	if databaseURL, err = withDatabase(servers.clickhouse, name); err != nil {
+		drop()
+		return "", nil, err
+	}
+	return databaseURL, drop, nil
 }
 
 // ClickHouseServer returns the base ClickHouse URL, for tests that stop and start it.
