@@ -7,7 +7,9 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
+	"github.com/stockroom/stockroom/cmd/stockroom/app"
 	"github.com/stockroom/stockroom/core/access"
 )
 
@@ -26,12 +28,12 @@ func orgsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *name == "" && fs.NArg() > 0 {
 		*name = fs.Arg(0)
 	}
-	env, err := openAdmin(ctx, *configPath)
+	svc, err := openAdmin(ctx, *configPath)
 	if err != nil {
 		return err
 	}
-	defer env.close()
-	store := env.access.Store()
+	defer svc.Close()
+	store := svc.Access().Store()
 	change, err := orgChange(*credits, *autoTopUp)
 	if err != nil {
 		return err
@@ -68,6 +70,15 @@ func orgsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return printOrgs(stdout, []access.Organization{org})
 	}
 	return fmt.Errorf("unknown orgs command %q (create, list, set)", args[0])
+}
+
+// openAdmin connects what the administrative commands need: Postgres only.
+func openAdmin(ctx context.Context, configPath string) (*app.App, error) {
+	cfg, err := loadConfig(configPath)
+	if err != nil {
+		return nil, err
+	}
+	return app.NewAdmin(ctx, cfg)
 }
 
 func orgChange(credits int64, autoTopUp string) (access.OrganizationChange, error) {
@@ -116,18 +127,19 @@ func keysCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	env, err := openAdmin(ctx, *configPath)
+	svc, err := openAdmin(ctx, *configPath)
 	if err != nil {
 		return err
 	}
-	defer env.close()
+	defer svc.Close()
+	accounts := svc.Access()
 
 	switch args[0] {
 	case "create":
 		if *org == "" {
 			return errors.New("keys create: --org is required")
 		}
-		key, secret, err := env.access.IssueKey(ctx, *org, *name)
+		key, secret, err := accounts.IssueKey(ctx, *org, *name)
 		if err != nil {
 			return err
 		}
@@ -138,29 +150,37 @@ func keysCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *org == "" {
 			return errors.New("keys list: --org is required")
 		}
-		o, err := env.access.Store().OrganizationByName(ctx, *org)
+		o, err := accounts.Store().OrganizationByName(ctx, *org)
 		if err != nil {
 			return fmt.Errorf("organization %q: %w", *org, err)
 		}
-		keys, err := env.access.Store().Keys(ctx, o.ID)
+		list, err := accounts.Store().Keys(ctx, o.ID)
 		if err != nil {
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tPREFIX\tNAME\tCREATED\tLAST USED\tREVOKED")
-		for _, k := range keys {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Name, k.CreatedAt.UTC().Format("2006-01-02 15:04"), when(k.LastUsedAt), when(k.RevokedAt))
+		for _, k := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Name, k.CreatedAt.UTC().Format("2006-01-02 15:04"), timeOrDash(k.LastUsedAt), timeOrDash(k.RevokedAt))
 		}
 		return tw.Flush()
 	case "revoke":
 		if fs.NArg() != 1 {
 			return errors.New("usage: stockroom keys revoke KEY_ID_OR_PREFIX")
 		}
-		if err := env.access.Store().RevokeKey(ctx, fs.Arg(0)); err != nil {
+		if err := accounts.Store().RevokeKey(ctx, fs.Arg(0)); err != nil {
 			return err
 		}
 		_, err := fmt.Fprintf(stdout, "revoked %s\n", strconv.Quote(fs.Arg(0)))
 		return err
 	}
 	return fmt.Errorf("unknown keys command %q (create, list, revoke)", args[0])
+}
+
+// timeOrDash is t to the minute in UTC, or "-" when there is none.
+func timeOrDash(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"os"
@@ -27,7 +27,7 @@ const benchExtractURLs = 1000
 // Postgres and ClickHouse, which share the same cores; reported when the test starts its
 // own databases, not under `make bench`).
 //
-//	go test -run '^$' -bench Extract -benchtime 3x ./cmd/stockroom
+//	go test -run '^$' -bench Extract -benchtime 3x ./cmd/stockroom/app
 func BenchmarkExtract(b *testing.B) {
 	b.Run("new", func(b *testing.B) { benchExtract(b, true) })
 	b.Run("again", func(b *testing.B) { benchExtract(b, false) })

@@ -1,10 +1,9 @@
-package main
+package app
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -30,7 +29,7 @@ type stack struct {
 	base  string
 	key   string
 	fleet *demostore.Fleet
-	svc   *services
+	svc   *App
 }
 
 // newStack starts the stores, then the service allowed to fetch them.
@@ -69,13 +68,13 @@ func fetchSettings(fleet *demostore.Fleet) []string {
 // serve starts the service as `stockroom serve` wires it, over fresh databases, with the
 // extra settings given, and one organization ("acme", 1,000,000 credits) and its key. It
 // stops when the test or benchmark ends.
-func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *services) {
+func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *App) {
 	tb.Helper()
 	return serveResolving(ctx, tb, nil, env...)
 }
 
 // serveResolving is serve with the site names the engine fetches looked up by resolver.
-func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *services) {
+func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *App) {
 	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -96,12 +95,12 @@ func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver,
 		tb.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc, err = openServices(ctx, cfg, logger)
+	svc, err = New(ctx, cfg, Options{Logger: logger, Resolver: resolver})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	svc.resolver = resolver
-	if err := svc.migrate(ctx); err != nil {
+	tb.Cleanup(svc.Close)
+	if err := svc.Migrate(ctx); err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := svc.access.EnsureOrganization(ctx, "acme", 1_000_000, true); err != nil {
@@ -110,23 +109,17 @@ func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver,
 	if _, key, err = svc.access.IssueKey(ctx, "acme", "e2e"); err != nil {
 		tb.Fatal(err)
 	}
-	eng, err := svc.startEngine(ctx)
-	if err != nil {
+	runCtx, stop := context.WithCancel(ctx)
+	if err := svc.Start(runCtx); err != nil {
+		stop()
 		tb.Fatal(err)
 	}
-	api := svc.api(eng)
-	served := make(chan error, 1)
-	apiCtx, stopAPI := context.WithCancel(ctx)
-	go func() { served <- api.Listen(apiCtx, address, 5*time.Second) }()
 	tb.Cleanup(func() {
-		stopAPI()
-		<-served
-		svc.stopEngine(eng)
-		svc.close()
+		stop()
+		if err := svc.Wait(); err != nil {
+			tb.Logf("stop the service: %v", err)
+		}
 	})
-	if err := waitListening(ctx, address, served); err != nil {
-		tb.Fatal(err)
-	}
 	return "http://" + address, key, svc
 }
 
@@ -235,5 +228,3 @@ func hostOf(base string) string {
 	h, _, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
 	return h
 }
-
-var _ = fmt.Sprintf

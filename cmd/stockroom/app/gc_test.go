@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"runtime/debug"
@@ -11,7 +11,7 @@ func TestSetGCPercentAppliesTheSettingUnlessGOGCIsSet(t *testing.T) {
 	noEnv := func(string) (string, bool) { return "", false }
 	withGOGC := func(name string) (string, bool) { return "50", name == "GOGC" }
 
-	if !setGCPercent(250, noEnv) {
+	if !SetGCPercent(250, noEnv) {
 		t.Fatal("gc_percent 250 without GOGC was not applied")
 	}
 	if got := debug.SetGCPercent(100); got != 250 {
@@ -25,7 +25,7 @@ func TestSetGCPercentAppliesTheSettingUnlessGOGCIsSet(t *testing.T) {
 		{"GOGC set", 250, withGOGC},
 		{"0 keeps Go's default", 0, noEnv},
 	} {
-		if setGCPercent(c.percent, c.env) {
+		if SetGCPercent(c.percent, c.env) {
 			t.Errorf("%s: the setting was applied", c.name)
 		}
 		if got := debug.SetGCPercent(100); got != 100 {

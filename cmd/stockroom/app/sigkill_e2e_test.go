@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -35,7 +35,7 @@ func TestCrawlSurvivesSIGKILLOfItsServer(t *testing.T) {
 	storeHost := strings.TrimPrefix(shop.BaseURL, "http://")
 
 	bin := filepath.Join(t.TempDir(), "stockroom")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/stockroom/stockroom/cmd/stockroom")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}

@@ -1,0 +1,275 @@
+// Package app wires a Stockroom service from its configuration: the Postgres and ClickHouse
+// stores, the adapters, the fetcher, the job queue, the crawl, extraction and search
+// pipelines, and the API over them. It is the one place that knows every part; the parts
+// know only the interfaces core defines.
+//
+// `stockroom serve` is, in short:
+//
+//	a, err := app.New(ctx, cfg, app.Options{})
+//	if err != nil {
+//		return err
+//	}
+//	defer a.Close()
+//	if err := a.Migrate(ctx); err != nil {
+//		return err
+//	}
+//	return a.Run(ctx) // until ctx ends
+//
+// `make run` (cmd/stockroom/internal/devstack) starts local databases and demo stores
+// around the same calls, and the end-to-end tests beside this file start a service the
+// same way, with Start and Wait in place of Run.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stockroom/stockroom/configs"
+	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/catalog"
+	"github.com/stockroom/stockroom/core/fetch"
+	"github.com/stockroom/stockroom/core/usage"
+	"github.com/stockroom/stockroom/server"
+	"github.com/stockroom/stockroom/storage/postgres"
+)
+
+// App is the running parts of a Stockroom process, wired from the configuration.
+type App struct {
+	cfg      *configs.Config
+	logger   *slog.Logger
+	version  string
+	pool     *pgxpool.Pool
+	access   *access.Service
+	catalog  *catalog.Service
+	metering *metering // nil when ClickHouse is not configured
+	// resolver looks up the names of the sites the engine fetches; nil means the
+	// system's. Tests give stores on loopback names with it.
+	resolver fetch.Resolver
+
+	// running is what Start started, for Wait to stop; nil before Start.
+	running *running
+}
+
+// Options are what New takes besides the configuration.
+type Options struct {
+	// Logger receives the service's logs. Zero means the configured one (cfg.Logger()).
+	Logger *slog.Logger
+	// Version is the build's version, logged when the API starts. Zero means "dev".
+	Version string
+	// Resolver looks up the names of the sites the engine fetches. Zero means the system's
+	// resolver; tests give stores on loopback names with it.
+	Resolver fetch.Resolver
+}
+
+// New connects everything the API needs: Postgres, and ClickHouse when clickhouse.url is
+// set. Nothing runs until Start or Run; Close disconnects.
+func New(ctx context.Context, cfg *configs.Config, opts Options) (*App, error) {
+	a, err := openPostgres(ctx, cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ClickHouse.URL == "" {
+		a.logger.Warn("clickhouse.url is empty: usage is not recorded and the usage endpoints answer 503")
+		return a, nil
+	}
+	a.metering, err = openMetering(ctx, cfg, a.logger)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// NewAdmin connects only what the administrative commands need, Postgres: organizations,
+// credits and keys (Access).
+func NewAdmin(ctx context.Context, cfg *configs.Config) (*App, error) {
+	return openPostgres(ctx, cfg, Options{})
+}
+
+func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*App, error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = cfg.Logger()
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	pool, err := postgres.Open(ctx, cfg.Database.URL, postgres.PoolOptions{MaxConns: cfg.Database.MaxConns})
+	if err != nil {
+		return nil, err
+	}
+	return &App{
+		cfg:      cfg,
+		logger:   logger,
+		version:  version,
+		pool:     pool,
+		access:   access.NewService(postgres.NewAccessStore(pool), access.ServiceOptions{CacheTTL: cfg.Auth.CacheTTL, Logger: logger}),
+		catalog:  catalog.NewService(postgres.NewCatalogStore(pool)),
+		resolver: opts.Resolver,
+	}, nil
+}
+
+// Access is the organizations, credits and keys: what the administrative commands manage
+// and what `make run` gives its demo key from.
+func (a *App) Access() *access.Service { return a.access }
+
+// Close flushes the usage recorder (to ClickHouse, or to its spool) and disconnects from
+// the databases. Call it after Run or Wait has returned.
+func (a *App) Close() {
+	if a.metering != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.metering.close(ctx); err != nil {
+			a.logger.Error("close usage recorder", "err", err)
+		}
+	}
+	a.pool.Close()
+}
+
+// Migrate brings both schemas up to date: Postgres (River's included) and, when it is
+// configured, ClickHouse.
+func (a *App) Migrate(ctx context.Context) error {
+	if err := postgres.Migrate(ctx, a.pool); err != nil {
+		return err
+	}
+	if a.metering != nil {
+		return a.metering.migrate(ctx)
+	}
+	return nil
+}
+
+// Run starts the service and serves the API until ctx ends, then stops it: Start, then
+// Wait.
+func (a *App) Run(ctx context.Context) error {
+	if err := a.Start(ctx); err != nil {
+		return err
+	}
+	return a.Wait()
+}
+
+// running is a started service: its engine and its API.
+type running struct {
+	engine  *engine
+	stopAPI context.CancelFunc
+	served  chan struct{} // closed when the API has stopped
+	err     error         // why the API stopped; read after served is closed
+}
+
+// Start starts the engine and the API on server.address (and Go's profiling endpoints on
+// server.debug_address, when set), and returns once the API accepts connections. The
+// service runs until ctx ends; Wait then returns once it has stopped.
+func (a *App) Start(ctx context.Context) error {
+	if a.running != nil {
+		return errors.New("app: already started")
+	}
+	eng, err := a.startEngine(ctx)
+	if err != nil {
+		return err
+	}
+	if address := a.cfg.Server.DebugAddress; address != "" {
+		if err := serveDebug(ctx, address, a.logger); err != nil {
+			a.stopEngine(eng)
+			return fmt.Errorf("profiling endpoints on %s: %w", address, err)
+		}
+	}
+	address := a.cfg.Server.Address
+	a.logger.Info("api listening", "address", address, "version", a.version)
+	api := a.api(eng)
+	apiCtx, stopAPI := context.WithCancel(ctx)
+	r := &running{engine: eng, stopAPI: stopAPI, served: make(chan struct{})}
+	go func() {
+		defer close(r.served)
+		r.err = api.Listen(apiCtx, address, a.cfg.Server.ShutdownTimeout)
+	}()
+	if err := waitListening(ctx, address, r); err != nil {
+		stopAPI()
+		<-r.served
+		a.stopEngine(eng)
+		return err
+	}
+	a.running = r
+	return nil
+}
+
+// Wait waits until the API started by Start has stopped (its context ended, or it failed),
+// then gives running executions server.shutdown_timeout to end; the rest are resumed by
+// another process, or by this one restarted, once their leases lapse. It returns why the
+// API stopped.
+func (a *App) Wait() error {
+	r := a.running
+	if r == nil {
+		return errors.New("app: not started")
+	}
+	<-r.served
+	r.stopAPI()
+	a.stopEngine(r.engine)
+	a.running = nil
+	return r.err
+}
+
+// waitListening waits until address accepts connections or the API has stopped.
+func waitListening(ctx context.Context, address string, r *running) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-r.served:
+			return fmt.Errorf("api: %w", r.err)
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		if conn, err := net.DialTimeout("tcp", address, 200*time.Millisecond); err == nil {
+			conn.Close()
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("api did not start listening on %s", address)
+}
+
+// api builds the HTTP server over the services and the engine's.
+func (a *App) api(eng *engine) *server.Server {
+	deps := server.Deps{
+		Access:  a.access,
+		Catalog: a.catalog,
+		Logger:  a.logger,
+		Checks: []server.Check{{Name: "postgres", Required: true, Probe: func(ctx context.Context) error {
+			return a.pool.Ping(ctx)
+		}}},
+		Crawl:   eng.crawl,
+		Extract: eng.extract,
+		Search:  eng.search,
+	}
+	if a.metering != nil {
+		deps.Usage = usage.NewService(a.metering.reader)
+		if a.cfg.Usage.Enabled {
+			deps.Recorder = a.metering.recorder
+		}
+		deps.Checks = append(deps.Checks, server.Check{Name: "clickhouse", Probe: a.metering.ping})
+		deps.Stats = a.metering.stats
+	}
+	return server.New(deps, server.Options{
+		BodyLimit:    a.cfg.Server.BodyLimit,
+		ReadTimeout:  a.cfg.Server.ReadTimeout,
+		WriteTimeout: a.cfg.Server.WriteTimeout,
+		RateRequests: a.cfg.RateLimit.Requests,
+		RateWindow:   a.cfg.RateLimit.Window,
+	})
+}
+
+// stopEngine gives running executions the shutdown grace to end; the rest are resumed by
+// another process (or this one, restarted) once their leases lapse.
+func (a *App) stopEngine(eng *engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.Server.ShutdownTimeout)
+	defer cancel()
+	if err := eng.close(ctx); err != nil {
+		a.logger.Error("stop engine", "err", err)
+	}
+}
