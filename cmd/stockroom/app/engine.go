@@ -21,8 +21,8 @@ import (
 	"github.com/stockroom/stockroom/storage/postgres"
 )
 
-// engine is the part of a process that crawls and extracts: adapters, fetcher, the job
-// queue and the pipelines it runs.
+// engine is the part of a process that crawls, extracts and searches: adapters, fetcher,
+// the job queue and the pipelines it runs.
 type engine struct {
 	runtime  *wasm.Runtime
 	registry *registry.Registry
