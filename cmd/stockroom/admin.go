@@ -73,7 +73,7 @@ func orgsCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 }
 
 // openAdmin connects what the administrative commands need: Postgres only.
-func openAdmin(ctx context.Context, configPath string) (*app.App, error) {
+func openAdmin(ctx context.Context, configPath string) (*app.Service, error) {
 	cfg, err := loadConfig(configPath)
 	if err != nil {
 		return nil, err

@@ -5,15 +5,15 @@
 //
 // `stockroom serve` is, in short:
 //
-//	a, err := app.New(ctx, cfg, app.Options{})
+//	svc, err := app.New(ctx, cfg, app.Options{})
 //	if err != nil {
 //		return err
 //	}
-//	defer a.Close()
-//	if err := a.Migrate(ctx); err != nil {
+//	defer svc.Close()
+//	if err := svc.Migrate(ctx); err != nil {
 //		return err
 //	}
-//	return a.Run(ctx) // until ctx ends
+//	return svc.Run(ctx) // until ctx ends
 //
 // `make run` (cmd/stockroom/internal/devstack) starts local databases and demo stores
 // around the same calls, and the end-to-end tests beside this file start a service the
@@ -39,8 +39,9 @@ import (
 	"github.com/stockroom/stockroom/storage/postgres"
 )
 
-// App is the running parts of a Stockroom process, wired from the configuration.
-type App struct {
+// Service is a Stockroom service wired from its configuration: its connections to the
+// databases, and once started, its engine and its API.
+type Service struct {
 	cfg      *configs.Config
 	logger   *slog.Logger
 	version  string
@@ -69,30 +70,30 @@ type Options struct {
 
 // New connects everything the API needs: Postgres, and ClickHouse when clickhouse.url is
 // set. Nothing runs until Start or Run; Close disconnects.
-func New(ctx context.Context, cfg *configs.Config, opts Options) (*App, error) {
-	a, err := openPostgres(ctx, cfg, opts)
+func New(ctx context.Context, cfg *configs.Config, opts Options) (*Service, error) {
+	s, err := openPostgres(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.ClickHouse.URL == "" {
-		a.logger.Warn("clickhouse.url is empty: usage is not recorded and the usage endpoints answer 503")
-		return a, nil
+		s.logger.Warn("clickhouse.url is empty: usage is not recorded and the usage endpoints answer 503")
+		return s, nil
 	}
-	a.metering, err = openMetering(ctx, cfg, a.logger)
+	s.metering, err = openMetering(ctx, cfg, s.logger)
 	if err != nil {
-		a.Close()
+		s.Close()
 		return nil, err
 	}
-	return a, nil
+	return s, nil
 }
 
 // NewAdmin connects only what the administrative commands need, Postgres: organizations,
 // credits and keys (Access).
-func NewAdmin(ctx context.Context, cfg *configs.Config) (*App, error) {
+func NewAdmin(ctx context.Context, cfg *configs.Config) (*Service, error) {
 	return openPostgres(ctx, cfg, Options{})
 }
 
-func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*App, error) {
+func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*Service, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = cfg.Logger()
@@ -105,7 +106,7 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*App,
 	if err != nil {
 		return nil, err
 	}
-	return &App{
+	return &Service{
 		cfg:      cfg,
 		logger:   logger,
 		version:  version,
@@ -118,40 +119,40 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*App,
 
 // Access is the organizations, credits and keys: what the administrative commands manage
 // and what `make run` gives its demo key from.
-func (a *App) Access() *access.Service { return a.access }
+func (s *Service) Access() *access.Service { return s.access }
 
 // Close flushes the usage recorder (to ClickHouse, or to its spool) and disconnects from
 // the databases. Call it after Run or Wait has returned.
-func (a *App) Close() {
-	if a.metering != nil {
+func (s *Service) Close() {
+	if s.metering != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := a.metering.close(ctx); err != nil {
-			a.logger.Error("close usage recorder", "err", err)
+		if err := s.metering.close(ctx); err != nil {
+			s.logger.Error("close usage recorder", "err", err)
 		}
 	}
-	a.pool.Close()
+	s.pool.Close()
 }
 
 // Migrate brings both schemas up to date: Postgres (River's included) and, when it is
 // configured, ClickHouse.
-func (a *App) Migrate(ctx context.Context) error {
-	if err := postgres.Migrate(ctx, a.pool); err != nil {
+func (s *Service) Migrate(ctx context.Context) error {
+	if err := postgres.Migrate(ctx, s.pool); err != nil {
 		return err
 	}
-	if a.metering != nil {
-		return a.metering.migrate(ctx)
+	if s.metering != nil {
+		return s.metering.migrate(ctx)
 	}
 	return nil
 }
 
 // Run starts the service and serves the API until ctx ends, then stops it: Start, then
 // Wait.
-func (a *App) Run(ctx context.Context) error {
-	if err := a.Start(ctx); err != nil {
+func (s *Service) Run(ctx context.Context) error {
+	if err := s.Start(ctx); err != nil {
 		return err
 	}
-	return a.Wait()
+	return s.Wait()
 }
 
 // running is a started service: its engine and its API.
@@ -165,36 +166,36 @@ type running struct {
 // Start starts the engine and the API on server.address (and Go's profiling endpoints on
 // server.debug_address, when set), and returns once the API accepts connections. The
 // service runs until ctx ends; Wait then returns once it has stopped.
-func (a *App) Start(ctx context.Context) error {
-	if a.running != nil {
+func (s *Service) Start(ctx context.Context) error {
+	if s.running != nil {
 		return errors.New("app: already started")
 	}
-	eng, err := a.startEngine(ctx)
+	eng, err := s.startEngine(ctx)
 	if err != nil {
 		return err
 	}
-	if address := a.cfg.Server.DebugAddress; address != "" {
-		if err := serveDebug(ctx, address, a.logger); err != nil {
-			a.stopEngine(eng)
+	if address := s.cfg.Server.DebugAddress; address != "" {
+		if err := serveDebug(ctx, address, s.logger); err != nil {
+			s.stopEngine(eng)
 			return fmt.Errorf("profiling endpoints on %s: %w", address, err)
 		}
 	}
-	address := a.cfg.Server.Address
-	a.logger.Info("api listening", "address", address, "version", a.version)
-	api := a.api(eng)
+	address := s.cfg.Server.Address
+	s.logger.Info("api listening", "address", address, "version", s.version)
+	api := s.api(eng)
 	apiCtx, stopAPI := context.WithCancel(ctx)
 	r := &running{engine: eng, stopAPI: stopAPI, served: make(chan struct{})}
 	go func() {
 		defer close(r.served)
-		r.err = api.Listen(apiCtx, address, a.cfg.Server.ShutdownTimeout)
+		r.err = api.Listen(apiCtx, address, s.cfg.Server.ShutdownTimeout)
 	}()
 	if err := waitListening(ctx, address, r); err != nil {
 		stopAPI()
 		<-r.served
-		a.stopEngine(eng)
+		s.stopEngine(eng)
 		return err
 	}
-	a.running = r
+	s.running = r
 	return nil
 }
 
@@ -202,15 +203,15 @@ func (a *App) Start(ctx context.Context) error {
 // then gives running executions server.shutdown_timeout to end; the rest are resumed by
 // another process, or by this one restarted, once their leases lapse. It returns why the
 // API stopped.
-func (a *App) Wait() error {
-	r := a.running
+func (s *Service) Wait() error {
+	r := s.running
 	if r == nil {
 		return errors.New("app: not started")
 	}
 	<-r.served
 	r.stopAPI()
-	a.stopEngine(r.engine)
-	a.running = nil
+	s.stopEngine(r.engine)
+	s.running = nil
 	return r.err
 }
 
@@ -234,42 +235,42 @@ func waitListening(ctx context.Context, address string, r *running) error {
 	return fmt.Errorf("api did not start listening on %s", address)
 }
 
-// api builds the HTTP server over the services and the engine's.
-func (a *App) api(eng *engine) *server.Server {
+// api builds the HTTP server over the services and, when given, the engine's.
+func (s *Service) api(eng *engine) *server.Server {
 	deps := server.Deps{
-		Access:  a.access,
-		Catalog: a.catalog,
-		Logger:  a.logger,
+		Access:  s.access,
+		Catalog: s.catalog,
+		Logger:  s.logger,
 		Checks: []server.Check{{Name: "postgres", Required: true, Probe: func(ctx context.Context) error {
-			return a.pool.Ping(ctx)
+			return s.pool.Ping(ctx)
 		}}},
-		Crawl:   eng.crawl,
-		Extract: eng.extract,
-		Search:  eng.search,
 	}
-	if a.metering != nil {
-		deps.Usage = usage.NewService(a.metering.reader)
-		if a.cfg.Usage.Enabled {
-			deps.Recorder = a.metering.recorder
+	if eng != nil {
+		deps.Crawl, deps.Extract, deps.Search = eng.crawl, eng.extract, eng.search
+	}
+	if s.metering != nil {
+		deps.Usage = usage.NewService(s.metering.reader)
+		if s.cfg.Usage.Enabled {
+			deps.Recorder = s.metering.recorder
 		}
-		deps.Checks = append(deps.Checks, server.Check{Name: "clickhouse", Probe: a.metering.ping})
-		deps.Stats = a.metering.stats
+		deps.Checks = append(deps.Checks, server.Check{Name: "clickhouse", Probe: s.metering.ping})
+		deps.Stats = s.metering.stats
 	}
 	return server.New(deps, server.Options{
-		BodyLimit:    a.cfg.Server.BodyLimit,
-		ReadTimeout:  a.cfg.Server.ReadTimeout,
-		WriteTimeout: a.cfg.Server.WriteTimeout,
-		RateRequests: a.cfg.RateLimit.Requests,
-		RateWindow:   a.cfg.RateLimit.Window,
+		BodyLimit:    s.cfg.Server.BodyLimit,
+		ReadTimeout:  s.cfg.Server.ReadTimeout,
+		WriteTimeout: s.cfg.Server.WriteTimeout,
+		RateRequests: s.cfg.RateLimit.Requests,
+		RateWindow:   s.cfg.RateLimit.Window,
 	})
 }
 
 // stopEngine gives running executions the shutdown grace to end; the rest are resumed by
 // another process (or this one, restarted) once their leases lapse.
-func (a *App) stopEngine(eng *engine) {
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.Server.ShutdownTimeout)
+func (s *Service) stopEngine(eng *engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.Server.ShutdownTimeout)
 	defer cancel()
 	if err := eng.close(ctx); err != nil {
-		a.logger.Error("stop engine", "err", err)
+		s.logger.Error("stop engine", "err", err)
 	}
 }

@@ -29,7 +29,7 @@ type stack struct {
 	base  string
 	key   string
 	fleet *demostore.Fleet
-	svc   *App
+	svc   *Service
 }
 
 // newStack starts the stores, then the service allowed to fetch them.
@@ -68,13 +68,13 @@ func fetchSettings(fleet *demostore.Fleet) []string {
 // serve starts the service as `stockroom serve` wires it, over fresh databases, with the
 // extra settings given, and one organization ("acme", 1,000,000 credits) and its key. It
 // stops when the test or benchmark ends.
-func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *App) {
+func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string, svc *Service) {
 	tb.Helper()
 	return serveResolving(ctx, tb, nil, env...)
 }
 
 // serveResolving is serve with the site names the engine fetches looked up by resolver.
-func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *App) {
+func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *Service) {
 	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -37,53 +37,53 @@ type engine struct {
 // startEngine loads the adapters and starts working the queue. The returned engine's
 // services start executions; close stops the work (running executions are resumed by
 // another process, or by this one after a restart).
-func (a *App) startEngine(ctx context.Context) (*engine, error) {
-	cfg := a.cfg
+func (s *Service) startEngine(ctx context.Context) (*engine, error) {
+	cfg := s.cfg
 	rt, err := wasm.New(ctx, wasm.Config{
 		CacheDir:    cfg.Adapters.CacheDir,
 		MemoryLimit: cfg.Adapters.MemoryLimit,
 		PoolSize:    cfg.Adapters.PoolSize,
 		CallTimeout: cfg.Adapters.CallTimeout,
-		Logger:      a.logger,
+		Logger:      s.logger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	reg := registry.New(rt, a.logger)
+	reg := registry.New(rt, s.logger)
 	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil {
 		// A built-in that fails to load is a broken build, not a reason to refuse to serve
 		// the rest: it is logged by the registry and named here.
-		a.logger.Error("built-in adapters failed to load", "err", err)
+		s.logger.Error("built-in adapters failed to load", "err", err)
 	}
-	fetcher, err := newFetcher(cfg.Fetch, a.resolver, a.logger)
+	fetcher, err := newFetcher(cfg.Fetch, s.resolver, s.logger)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
-	set := &adapter.Set{Source: reg, Fetcher: adapter.FetcherFunc(fetcher.FetchDocument), Logger: a.logger}
+	set := &adapter.Set{Source: reg, Fetcher: adapter.FetcherFunc(fetcher.FetchDocument), Logger: s.logger}
 
-	executions := postgres.NewExecutionStore(a.pool)
-	items := postgres.NewExtractStore(a.pool)
+	executions := postgres.NewExecutionStore(s.pool)
+	items := postgres.NewExtractStore(s.pool)
 	runner := execution.NewRunner(executions, execution.RunnerOptions{
-		ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: a.logger,
+		ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger,
 	})
-	crawls := crawl.NewPipeline(set, a.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, MaxPages: cfg.Crawl.MaxPages, Logger: a.logger})
-	extractions := extract.NewPipeline(set, items, a.catalog.Store(), executions, runner, extract.PipelineOptions{
-		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: a.logger,
+	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, MaxPages: cfg.Crawl.MaxPages, Logger: s.logger})
+	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
+		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
 		StructuredData: document.StructuredData,
 	})
-	searches := search.NewPipeline(postgres.NewSearchStore(a.pool), items, executions, runner, search.PipelineOptions{
+	searches := search.NewPipeline(postgres.NewSearchStore(s.pool), items, executions, runner, search.PipelineOptions{
 		DefaultLimit: cfg.Search.DefaultLimit, MaxLimit: cfg.Search.MaxLimit, MinResults: cfg.Search.MinResults,
 		Candidates: cfg.Search.Candidates, MiniCandidates: cfg.Search.MiniCandidates, VocabularyTTL: cfg.Search.VocabularyTTL,
-		Planner: searchPlanner(cfg.Search.LLM), Logger: a.logger,
+		Planner: searchPlanner(cfg.Search.LLM), Logger: s.logger,
 	})
-	queue, err := jobs.New(a.pool, map[execution.Kind]jobs.Handler{
+	queue, err := jobs.New(s.pool, map[execution.Kind]jobs.Handler{
 		execution.Crawl:         crawls.Run,
 		execution.ProductsBatch: extractions.Run,
 		execution.Extract:       extractions.Run,
 		execution.AgenticSearch: searches.Run,
 	}, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
-		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval}, Logger: a.logger})
+		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval}, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
@@ -97,12 +97,12 @@ func (a *App) startEngine(ctx context.Context) (*engine, error) {
 	searches.Preload(runCtx)
 	e := &engine{
 		runtime: rt, registry: reg, queue: queue, stop: stop, done: make(chan struct{}),
-		crawl:   crawl.NewService(executions, queue, a.access.Store(), cfg.Credits.Crawl),
-		extract: extract.NewService(executions, items, queue, a.access.Store(), a.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
-		search: search.NewService(executions, searches, queue, a.access.Store(),
+		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
+		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
+		search: search.NewService(executions, searches, queue, s.access.Store(),
 			search.Credits{Search: cfg.Credits.AgenticSearch, Mini: cfg.Credits.AgenticSearchMini}),
 	}
-	resumer := &execution.Resumer{Store: executions, Queue: queue, Logger: a.logger,
+	resumer := &execution.Resumer{Store: executions, Queue: queue, Logger: s.logger,
 		Kinds: []execution.Kind{execution.Crawl, execution.ProductsBatch, execution.Extract, execution.AgenticSearch}, Interval: cfg.Jobs.LeaseTTL / 2}
 	go func() {
 		defer close(e.done)
@@ -113,7 +113,7 @@ func (a *App) startEngine(ctx context.Context) (*engine, error) {
 	}()
 	if cfg.Adapters.Dir != "" {
 		if _, err := os.Stat(cfg.Adapters.Dir); err != nil {
-			a.logger.Warn("adapters.dir is not readable yet; it is watched", "dir", cfg.Adapters.Dir, "err", err)
+			s.logger.Warn("adapters.dir is not readable yet; it is watched", "dir", cfg.Adapters.Dir, "err", err)
 		}
 	}
 	return e, nil
