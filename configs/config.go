@@ -17,6 +17,8 @@ import (
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
+
+	"github.com/stockroom/stockroom/core/affiliate"
 )
 
 //go:embed default.yaml
@@ -37,6 +39,7 @@ type Config struct {
 	Auth       Auth       `koanf:"auth"`
 	Credits    Credits    `koanf:"credits"`
 	Search     Search     `koanf:"search"`
+	Affiliate  Affiliate  `koanf:"affiliate"`
 	Log        Log        `koanf:"log"`
 }
 
@@ -144,6 +147,23 @@ type SearchLLM struct {
 	Timeout time.Duration `koanf:"timeout"`
 }
 
+// Affiliate is the affiliate network of /v1/affiliate and /v2/affiliate; the rules of its
+// template and vendors are core/affiliate's.
+type Affiliate struct {
+	Template string   `koanf:"template"`
+	Vendors  []string `koanf:"vendors"`
+}
+
+// Network builds the configured network, nil when none is configured. Its errors name the
+// key at fault.
+func (a Affiliate) Network() (*affiliate.Network, error) {
+	n, err := affiliate.New(affiliate.Options{Template: a.Template, Vendors: a.Vendors})
+	if err != nil {
+		return nil, fmt.Errorf("affiliate.%w", err)
+	}
+	return n, nil
+}
+
 type Log struct {
 	Level  string `koanf:"level"`
 	Format string `koanf:"format"`
@@ -190,7 +210,7 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("load environment: %w", err)
 	}
 	// Lists come from the environment as comma-separated strings.
-	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts"} {
+	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts", "affiliate.vendors"} {
 		if v, ok := k.Get(key).(string); ok {
 			var items []string
 			for _, item := range strings.Split(v, ",") {
@@ -291,6 +311,9 @@ func (c *Config) Validate() error {
 			"search.llm.base_url", "must be an http(s) URL when search.llm.enabled is true, got %q", c.Search.LLM.BaseURL)
 		check(c.Search.LLM.Model != "", "search.llm.model", "must be set when search.llm.enabled is true")
 		check(c.Search.LLM.Timeout > 0, "search.llm.timeout", "must be positive")
+	}
+	if _, err := c.Affiliate.Network(); err != nil {
+		errs = append(errs, err)
 	}
 	var level slog.Level
 	check(level.UnmarshalText([]byte(c.Log.Level)) == nil, "log.level", "must be debug, info, warn or error, got %q", c.Log.Level)

@@ -50,6 +50,8 @@ func TestInvalidValuesAreNamedByKey(t *testing.T) {
 		{"STOCKROOM_CREDITS__CRAWL=-5", "credits.crawl"},
 		{"STOCKROOM_SERVER__ADRESS=x", "server.adress"},
 		{"STOCKROOM_RATE_LIMIT__WINDOW=soon", "rate_limit"},
+		{"STOCKROOM_AFFILIATE__TEMPLATE=https://go.example/?u={url_encoded}", "affiliate.vendors"},
+		{"STOCKROOM_AFFILIATE__VENDORS=shop.com", "affiliate.template"},
 	}
 	for _, c := range cases {
 		_, err := Load("", []string{c.env})
@@ -66,5 +68,47 @@ func TestListsFromTheEnvironmentAreCommaSeparated(t *testing.T) {
 	}
 	if len(c.Fetch.Allow) != 2 || c.Fetch.Allow[1] != "::1/128" || len(c.Fetch.NoDelayHosts) != 1 {
 		t.Errorf("lists: %q %q", c.Fetch.Allow, c.Fetch.NoDelayHosts)
+	}
+}
+
+func TestAffiliateNetworkIsOffByDefault(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Affiliate.Network(); n != nil || err != nil {
+		t.Errorf("default network: %v, %v", n, err)
+	}
+}
+
+func TestAffiliateNetworkFromTheEnvironment(t *testing.T) {
+	c, err := Load("", []string{
+		"STOCKROOM_AFFILIATE__TEMPLATE=https://go.example/?u={url_encoded}",
+		"STOCKROOM_AFFILIATE__VENDORS=shop.com, *.brand.example",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.Affiliate.Network()
+	if err != nil || !n.Covers("shop.com") || !n.Covers("eu.brand.example") || n.Covers("other.com") {
+		t.Errorf("network of %+v: %v", c.Affiliate, err)
+	}
+}
+
+func TestBadAffiliateSettingsNameTheKey(t *testing.T) {
+	cases := []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"STOCKROOM_AFFILIATE__TEMPLATE=https://go.example/?u={link}", "STOCKROOM_AFFILIATE__VENDORS=shop.com"},
+			"affiliate.template: unknown placeholder {link}"},
+		{[]string{"STOCKROOM_AFFILIATE__TEMPLATE=https://go.example/?u={url}", "STOCKROOM_AFFILIATE__VENDORS=shop.com,not a host"},
+			"affiliate.vendors[1]"},
+	}
+	for _, c := range cases {
+		_, err := Load("", c.env)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error with %q", c.env, err, c.want)
+		}
 	}
 }
