@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/stockroom/stockroom/core/affiliate"
 	"github.com/stockroom/stockroom/core/failure"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/urlnorm"
@@ -21,10 +22,21 @@ var (
 // Service answers the browse endpoints.
 type Service struct {
 	store Store
+	// network decides each vendor's InAffiliateNetwork; nil is no network.
+	network *affiliate.Network
 }
 
-// NewService returns a Service over store.
+// NewService returns a Service over store, with no affiliate network.
 func NewService(store Store) *Service { return &Service{store: store} }
+
+// WithAffiliateNetwork returns a copy of s whose vendors are in network when it covers
+// them. The configuration is the one source of that flag: a vendor joins or leaves the
+// network with it, without a write to the catalog.
+func (s *Service) WithAffiliateNetwork(network *affiliate.Network) *Service {
+	c := *s
+	c.network = network
+	return &c
+}
 
 // Store returns the store behind the service, for writers such as the crawl.
 func (s *Service) Store() Store { return s.store }
@@ -32,12 +44,21 @@ func (s *Service) Store() Store { return s.store }
 // Vendors is one page of vendors, most listings first.
 func (s *Service) Vendors(ctx context.Context, req page.Request) (page.Result[Vendor], error) {
 	items, total, err := s.store.Vendors(ctx, req)
+	s.markAffiliates(items)
 	return page.Result[Vendor]{Items: items, Request: req, TotalItems: total}, err
 }
 
 // AllVendors lists every vendor.
 func (s *Service) AllVendors(ctx context.Context) ([]Vendor, error) {
-	return s.store.AllVendors(ctx)
+	vendors, err := s.store.AllVendors(ctx)
+	s.markAffiliates(vendors)
+	return vendors, err
+}
+
+func (s *Service) markAffiliates(vendors []Vendor) {
+	for i := range vendors {
+		vendors[i].InAffiliateNetwork = s.network.Covers(vendors[i].Host)
+	}
 }
 
 // Collections is one page of a vendor's collections, most products first. An unknown vendor
