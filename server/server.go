@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/affiliate"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
@@ -40,6 +41,9 @@ type Deps struct {
 	Search search.API
 	// Usage answers the usage endpoints; nil when no ClickHouse is configured.
 	Usage *usage.Service
+	// Affiliate makes the links of /v1/affiliate and /v2/affiliate; nil (no network) makes
+	// them answer 503.
+	Affiliate *affiliate.Network
 	// Recorder receives one event per authenticated call; nil turns metering off.
 	Recorder usage.Recorder
 	Checks   []Check
@@ -72,6 +76,8 @@ type Server struct {
 	logger   *slog.Logger
 	// routeTemplates is read-only once New returns.
 	routeTemplates map[string]string
+	// affiliate is the network of the affiliate endpoints; nil when none is configured.
+	affiliate *affiliate.Network
 }
 
 // New builds the API.
@@ -85,6 +91,7 @@ func New(deps Deps, opts Options) *Server {
 	s := &Server{
 		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, search: deps.Search, usage: deps.Usage, recorder: deps.Recorder,
 		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
+		affiliate: deps.Affiliate,
 	}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "stockroom",
@@ -120,6 +127,7 @@ func (s *Server) routes(opts Options) {
 	v1.Post("/collections", s.collections(fromBody, catalog.CollectionsV1, collectionsV1Shape))
 	v1.Post("/listings", s.listings(fromBody, "collection_urls", catalog.ListingsV1, listingsV1Shape))
 	v1.Get("/usage", s.usageReport)
+	v1.Post("/affiliate", s.affiliateLinks(affiliateV1Shape))
 
 	v2 := app.Group("/v2")
 	v2.Get("/vendors", s.vendors(catalog.VendorsAll, vendorsV2Shape))
@@ -128,6 +136,7 @@ func (s *Server) routes(opts Options) {
 	v2.Get("/listings", s.listings(fromQuery, "collection_url", catalog.ListingsV2, listingsV2Shape))
 	v2.Post("/listings", s.listings(fromBody, "collection_url", catalog.ListingsV2, listingsV2Shape))
 	v2.Get("/usage", s.usageReport)
+	v2.Post("/affiliate", s.affiliateLinks(affiliateV2Shape))
 
 	if s.crawl != nil {
 		v1.Post("/crawl", s.crawlStart(false))

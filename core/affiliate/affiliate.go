@@ -280,12 +280,21 @@ type Batch struct {
 	Failed     int
 }
 
+// Available returns nil when there is a network, else the error (Unavailable) that Links
+// answers, so that a caller may refuse a request before reading it.
+func (n *Network) Available() error {
+	if n == nil {
+		return &failure.Error{Kind: failure.Unavailable, Message: "affiliate links are off: this server has no affiliate network configured"}
+	}
+	return nil
+}
+
 // Links turns up to MaxURLs product URLs into links. A URL that gets no link is an item
 // with its error, not a failed request; the request fails when it holds no URL or too many,
 // or when there is no network (Unavailable).
 func (n *Network) Links(urls []string) (Batch, error) {
-	if n == nil {
-		return Batch{}, &failure.Error{Kind: failure.Unavailable, Message: "affiliate links are off: this server has no affiliate network configured"}
+	if err := n.Available(); err != nil {
+		return Batch{}, err
 	}
 	if len(urls) == 0 {
 		return Batch{}, failure.OutOfRange("urls", "must hold at least one URL")
