@@ -32,6 +32,7 @@ import (
 
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
+	"github.com/stockroom/stockroom/core/affiliate"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/usage"
@@ -49,6 +50,8 @@ type Service struct {
 	access   *access.Service
 	catalog  *catalog.Service
 	metering *metering // nil when ClickHouse is not configured
+	// affiliate is the configured affiliate network, nil when there is none.
+	affiliate *affiliate.Network
 	// resolver looks up the names of the sites the engine fetches; nil means the
 	// system's. Tests give stores on loopback names with it.
 	resolver fetch.Resolver
@@ -102,18 +105,23 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*Serv
 	if version == "" {
 		version = "dev"
 	}
+	network, err := cfg.Affiliate.Network()
+	if err != nil {
+		return nil, err
+	}
 	pool, err := postgres.Open(ctx, cfg.Database.URL, postgres.PoolOptions{MaxConns: cfg.Database.MaxConns})
 	if err != nil {
 		return nil, err
 	}
 	return &Service{
-		cfg:      cfg,
-		logger:   logger,
-		version:  version,
-		pool:     pool,
-		access:   access.NewService(postgres.NewAccessStore(pool), access.ServiceOptions{CacheTTL: cfg.Auth.CacheTTL, Logger: logger}),
-		catalog:  catalog.NewService(postgres.NewCatalogStore(pool)),
-		resolver: opts.Resolver,
+		cfg:       cfg,
+		logger:    logger,
+		version:   version,
+		pool:      pool,
+		access:    access.NewService(postgres.NewAccessStore(pool), access.ServiceOptions{CacheTTL: cfg.Auth.CacheTTL, Logger: logger}),
+		catalog:   catalog.NewService(postgres.NewCatalogStore(pool)).WithAffiliateNetwork(network),
+		affiliate: network,
+		resolver:  opts.Resolver,
 	}, nil
 }
 
@@ -238,9 +246,10 @@ func waitListening(ctx context.Context, address string, r *running) error {
 // api builds the HTTP server over the services and, when given, the engine's.
 func (s *Service) api(eng *engine) *server.Server {
 	deps := server.Deps{
-		Access:  s.access,
-		Catalog: s.catalog,
-		Logger:  s.logger,
+		Access:    s.access,
+		Catalog:   s.catalog,
+		Affiliate: s.affiliate,
+		Logger:    s.logger,
 		Checks: []server.Check{{Name: "postgres", Required: true, Probe: func(ctx context.Context) error {
 			return s.pool.Ping(ctx)
 		}}},
