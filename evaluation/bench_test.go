@@ -49,7 +49,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := queue.Start(ctx); err != nil {
+	if err := queue.StartWorking(ctx); err != nil {
 		b.Fatal(err)
 	}
 	defer queue.Stop(ctx)

@@ -62,14 +62,14 @@ type Method struct {
 // Service starts, reads and cancels crawls.
 type Service struct {
 	executions execution.Store
-	queue      execution.Queue
+	starter    execution.Starter
 	orgs       access.Store
 	credits    int64
 }
 
 // NewService returns a Service. credits is what a start charges (zero by default).
-func NewService(executions execution.Store, queue execution.Queue, orgs access.Store, credits int64) *Service {
-	return &Service{executions: executions, queue: queue, orgs: orgs, credits: credits}
+func NewService(executions execution.Store, starter execution.Starter, orgs access.Store, credits int64) *Service {
+	return &Service{executions: executions, starter: starter, orgs: orgs, credits: credits}
 }
 
 // Started is the answer to a start.
@@ -112,25 +112,12 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 		CreditsUsed:    s.credits,
 	}
 	var active *execution.ActiveError
-	switch err := s.executions.Create(ctx, e); {
+	switch err := s.starter.Start(ctx, e, nil); {
 	case errors.As(err, &active):
 		return Started{ExecutionID: active.Existing, Existing: true}, nil
+	case errors.Is(err, access.ErrInsufficientCredits):
+		return Started{}, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("a crawl costs %d credits", s.credits)}
 	case err != nil:
-		return Started{}, err
-	}
-	if err := s.orgs.Charge(ctx, organizationID, s.credits); err != nil {
-		_ = s.executions.Discard(context.WithoutCancel(ctx), e.ID)
-		if errors.Is(err, access.ErrInsufficientCredits) {
-			return Started{}, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("a crawl costs %d credits", s.credits)}
-		}
-		return Started{}, err
-	}
-	if err := s.queue.Enqueue(ctx, execution.Crawl, e.ID); err != nil {
-		// Nothing will run it: the crawl is dropped, and what its start charged is given
-		// back, as an extraction's or a search's is.
-		bg := context.WithoutCancel(ctx)
-		_ = s.executions.Discard(bg, e.ID)
-		_ = s.orgs.Refund(bg, organizationID, s.credits)
 		return Started{}, err
 	}
 	return Started{ExecutionID: e.ID, CreditsUsed: s.credits}, nil

@@ -91,8 +91,8 @@ func (e Execution) Duration(now time.Time) *time.Duration {
 // Errors of the Store.
 var (
 	ErrNotFound = errors.New("execution not found")
-	// ErrActive is returned by Create when another active execution holds the same vendor
-	// (one running crawl per hostname); Existing is its id.
+	// ErrActive is returned by Starter.Start when another active execution holds the
+	// same vendor (one running crawl per hostname); see ActiveError.
 	ErrActive = errors.New("an execution is already active for this vendor")
 	// ErrEnded is returned by Cancel for an execution that has already ended.
 	ErrEnded = errors.New("execution has already ended")
@@ -110,7 +110,7 @@ type WaitError struct {
 
 func (e *WaitError) Error() string { return "waiting: " + e.Reason }
 
-// ActiveError carries the id of the execution that blocked a Create.
+// ActiveError carries the id of the execution that blocked a start.
 type ActiveError struct{ Existing string }
 
 func (e *ActiveError) Error() string { return ErrActive.Error() + ": " + e.Existing }
@@ -132,14 +132,10 @@ type Lease struct {
 	Owner       string
 }
 
-// Store keeps executions.
+// Store keeps executions. They are created by a Starter.
 type Store interface {
-	// Create inserts a pending execution. For a crawl, an active crawl of the same vendor
-	// makes it fail with *ActiveError; when that crawl is another organization's, e's
-	// organization joins it.
-	Create(ctx context.Context, e Execution) error
 	// Get returns an execution by id; organizationID, when not empty, must own it or have
-	// joined it (Create's ActiveError, for another organization's crawl).
+	// joined it (see Starter.Start, for another organization's crawl).
 	Get(ctx context.Context, id, organizationID string) (Execution, error)
 	// List returns executions newest first.
 	List(ctx context.Context, f Filter) ([]Execution, error)
@@ -155,36 +151,20 @@ type Store interface {
 	// Cancel ends a pending or running execution as failed with CanceledMessage, the running
 	// step failed; ErrEnded when it had already ended.
 	Cancel(ctx context.Context, id, organizationID string) (Execution, error)
-	// Discard removes a pending execution whose start failed before answering (the credits
-	// could not be charged, the job could not be queued): its caller never had its id, and
-	// a record of it would only show in lists as a failure nobody asked about.
-	Discard(ctx context.Context, id string) error
-	// Stranded lists the executions of kinds that no runner will take up unless queued
-	// again: running ones whose lease has lapsed, and pending ones created before
-	// pendingBefore, oldest first.
-	Stranded(ctx context.Context, kinds []Kind, pendingBefore time.Time) ([]Stranded, error)
+	// Stranded lists the running executions of kinds whose runner's lease has lapsed (its
+	// process stopped), oldest first: no runner takes them up unless they are queued again.
+	Stranded(ctx context.Context, kinds []Kind) ([]Stranded, error)
 }
 
-// Stranded is an execution that may have no runner.
+// Stranded is a running execution whose runner has stopped.
 type Stranded struct {
 	ID   string
 	Kind Kind
-	// Lapsed: it was running and its runner's lease lapsed. Otherwise it is pending, and
-	// may still have a job waiting for a runner.
-	Lapsed bool
 }
 
 // Queue hands executions to runners, durably and across processes.
 type Queue interface {
 	Enqueue(ctx context.Context, kind Kind, executionID string) error
-}
-
-// InspectableQueue is a Queue that also tells whether an execution has a job, which the
-// Resumer asks before queueing an execution its start never queued.
-type InspectableQueue interface {
-	Queue
-	// Queued reports whether the execution has a job waiting or being worked.
-	Queued(ctx context.Context, executionID string) (bool, error)
 }
 
 // FailRunningStep returns steps with the running one failed; steps after it stay pending.

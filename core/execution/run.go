@@ -195,13 +195,12 @@ func (j *Job) snapshot() (json.RawMessage, []Step) {
 	return raw, append([]Step(nil), j.steps...)
 }
 
-// Resumer re-enqueues executions whose runner died (their lease lapsed), and queues those
-// whose start died between creating and queueing them. These would stay pending forever,
-// and a crawl's would hold its vendor's one active crawl: every later start of the vendor
-// would answer with it.
+// Resumer queues again the executions whose runner died: their lease lapsed while they
+// ran. They would otherwise stay running forever, and a crawl's would hold its vendor's
+// one active crawl, so that every later start of the vendor would answer with it.
 type Resumer struct {
 	Store    Store
-	Queue    InspectableQueue
+	Queue    Queue
 	Kinds    []Kind
 	Interval time.Duration // default 5s
 	Logger   *slog.Logger
@@ -229,16 +228,9 @@ func (r *Resumer) Run(ctx context.Context) {
 	}
 }
 
-// unqueuedAfter is how long a pending execution may go without a job before the resumer
-// queues it. A start queues its execution within milliseconds of creating it; the margin
-// keeps the resumer from queueing one a second time while its start is still under way.
-const unqueuedAfter = time.Minute
-
-// resume queues again the executions whose runner stopped, and the pending ones that have
-// no job. Pending ones with a job (waiting for a free runner) are left alone, so that the
-// queue gains no duplicates.
+// resume queues again the executions whose runner stopped.
 func (r *Resumer) resume(ctx context.Context, logger *slog.Logger) {
-	stranded, err := r.Store.Stranded(ctx, r.Kinds, time.Now().Add(-unqueuedAfter))
+	stranded, err := r.Store.Stranded(ctx, r.Kinds)
 	if err != nil {
 		if ctx.Err() == nil {
 			logger.Warn("look for stranded executions", "err", err)
@@ -246,21 +238,7 @@ func (r *Resumer) resume(ctx context.Context, logger *slog.Logger) {
 		return
 	}
 	for _, e := range stranded {
-		if e.Lapsed {
-			logger.Info("resuming execution whose runner stopped", "execution_id", e.ID)
-		} else {
-			queued, err := r.Queue.Queued(ctx, e.ID)
-			if err != nil {
-				if ctx.Err() == nil {
-					logger.Warn("look for an execution's job", "execution_id", e.ID, "err", err)
-				}
-				continue
-			}
-			if queued {
-				continue
-			}
-			logger.Warn("queueing execution its start never queued", "execution_id", e.ID)
-		}
+		logger.Info("resuming execution whose runner stopped", "execution_id", e.ID)
 		if err := r.Queue.Enqueue(ctx, e.Kind, e.ID); err != nil && ctx.Err() == nil {
 			logger.Warn("enqueue execution", "execution_id", e.ID, "err", err)
 		}

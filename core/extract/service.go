@@ -23,7 +23,7 @@ const MaxURLs = 1000
 type Service struct {
 	executions execution.Store
 	items      Store
-	queue      execution.Queue
+	starter    execution.Starter
 	orgs       access.Store
 	catalog    catalog.Store
 	now        Extractor
@@ -37,8 +37,8 @@ type Extractor interface {
 }
 
 // NewService returns a Service.
-func NewService(executions execution.Store, items Store, queue execution.Queue, orgs access.Store, store catalog.Store, now Extractor, creditsPerURL int64) *Service {
-	return &Service{executions: executions, items: items, queue: queue, orgs: orgs, catalog: store, now: now, creditsPerURL: creditsPerURL}
+func NewService(executions execution.Store, items Store, starter execution.Starter, orgs access.Store, store catalog.Store, now Extractor, creditsPerURL int64) *Service {
+	return &Service{executions: executions, items: items, starter: starter, orgs: orgs, catalog: store, now: now, creditsPerURL: creditsPerURL}
 }
 
 // MaxSyncURLs is the most URLs one synchronous (legacy) extraction takes.
@@ -52,10 +52,7 @@ func (s *Service) ExtractNow(ctx context.Context, organizationID string, urls []
 	}
 	credits := s.creditsPerURL * int64(len(urls))
 	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
-		if errors.Is(err, access.ErrInsufficientCredits) {
-			return nil, 0, &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this extraction costs %d credits, more than the balance", credits)}
-		}
-		return nil, 0, err
+		return nil, 0, unpaid(err, credits)
 	}
 	results, err := s.now.ExtractNow(ctx, urls)
 	if err != nil {
@@ -165,39 +162,24 @@ func (s *Service) listingCount(ctx context.Context, host string) (int, error) {
 	return total, err
 }
 
-// start charges, records and enqueues an execution; a failure after the charge refunds it.
+// start begins an execution whose inputs are urls, or the vendor's listings when urls is
+// empty.
 func (s *Service) start(ctx context.Context, organizationID string, kind execution.Kind, id, vendor string, p Parameters, credits int64, urls []string) error {
-	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
-		if errors.Is(err, access.ErrInsufficientCredits) {
-			return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this extraction costs %d credits, more than the balance", credits)}
-		}
-		return err
-	}
 	params, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	undo := func(cause error) error {
-		bg := context.WithoutCancel(ctx)
-		_ = s.orgs.Refund(bg, organizationID, credits)
-		_ = s.executions.Discard(bg, id)
-		return cause
-	}
 	e := execution.Execution{ID: id, Kind: kind, OrganizationID: organizationID, Vendor: vendor, Parameters: params,
 		CreditsUsed: credits, Steps: []execution.Step{}}
-	if err := s.executions.Create(ctx, e); err != nil {
-		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
-		return err
+	return unpaid(s.starter.Start(ctx, e, urls), credits)
+}
+
+// unpaid is err, or failure InsufficientCredits when the balance could not pay credits.
+func unpaid(err error, credits int64) error {
+	if errors.Is(err, access.ErrInsufficientCredits) {
+		return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this extraction costs %d credits, more than the balance", credits)}
 	}
-	if len(urls) > 0 {
-		if err := s.items.AddItems(ctx, id, urls); err != nil {
-			return undo(err)
-		}
-	}
-	if err := s.queue.Enqueue(ctx, kind, id); err != nil {
-		return undo(err)
-	}
-	return nil
+	return err
 }
 
 // Get returns an extraction. v1 batches are readable with any valid key (organizationID

@@ -28,7 +28,7 @@ type Credits struct {
 type Service struct {
 	executions execution.Store
 	pipeline   *Pipeline
-	queue      execution.Queue
+	starter    execution.Starter
 	orgs       access.Store
 	credits    Credits
 	now        func() time.Time
@@ -37,9 +37,9 @@ type Service struct {
 var _ API = (*Service)(nil)
 
 // NewService returns a Service. Searches started with it are run by pipeline.Run, which
-// the queue must call for execution.AgenticSearch.
-func NewService(executions execution.Store, pipeline *Pipeline, queue execution.Queue, orgs access.Store, credits Credits) *Service {
-	return &Service{executions: executions, pipeline: pipeline, queue: queue, orgs: orgs, credits: credits, now: time.Now}
+// the starter's queue must call for execution.AgenticSearch.
+func NewService(executions execution.Store, pipeline *Pipeline, starter execution.Starter, orgs access.Store, credits Credits) *Service {
+	return &Service{executions: executions, pipeline: pipeline, starter: starter, orgs: orgs, credits: credits, now: time.Now}
 }
 
 // MaxQueryLength bounds a query, in bytes.
@@ -56,13 +56,15 @@ func checkQuery(q string, required bool) error {
 }
 
 func (s *Service) charge(ctx context.Context, organizationID string, credits int64) error {
-	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
-		if errors.Is(err, access.ErrInsufficientCredits) {
-			return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this search costs %d credits, more than the balance", credits)}
-		}
-		return err
+	return unpaid(s.orgs.Charge(ctx, organizationID, credits), credits)
+}
+
+// unpaid is err, or failure InsufficientCredits when the balance could not pay credits.
+func unpaid(err error, credits int64) error {
+	if errors.Is(err, access.ErrInsufficientCredits) {
+		return &failure.Error{Kind: failure.InsufficientCredits, Message: fmt.Sprintf("this search costs %d credits, more than the balance", credits)}
 	}
-	return nil
+	return err
 }
 
 // Start implements API.
@@ -79,20 +81,10 @@ func (s *Service) Start(ctx context.Context, organizationID string, req Request)
 		return Started{}, err
 	}
 	credits := s.credits.Search
-	if err := s.charge(ctx, organizationID, credits); err != nil {
-		return Started{}, err
-	}
 	e := execution.Execution{ID: id, Kind: execution.AgenticSearch, OrganizationID: organizationID, Parameters: params,
 		CreditsUsed: credits, Steps: execution.NewSteps(StepUnderstand, StepRetrieve, StepRank, StepRelax, StepDone)}
-	if err := s.executions.Create(ctx, e); err != nil {
-		_ = s.orgs.Refund(context.WithoutCancel(ctx), organizationID, credits)
-		return Started{}, err
-	}
-	if err := s.queue.Enqueue(ctx, execution.AgenticSearch, id); err != nil {
-		bg := context.WithoutCancel(ctx)
-		_ = s.orgs.Refund(bg, organizationID, credits)
-		_ = s.executions.Discard(bg, id)
-		return Started{}, err
+	if err := s.starter.Start(ctx, e, nil); err != nil {
+		return Started{}, unpaid(err, credits)
 	}
 	return Started{ExecutionID: id, CreditsUsed: credits}, nil
 }

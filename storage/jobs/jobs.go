@@ -1,23 +1,24 @@
 // Package jobs hands executions to runners through River, on the service's own Postgres: a
-// start enqueues a job in the same database the execution lives in, and any server process
-// sharing that database may run it.
+// start writes its execution and its job in one transaction of the database both live in,
+// and any server process sharing that database may run it.
 package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/storage/postgres"
 )
 
 // Handler runs one execution of a kind to its end (or until ctx ends).
@@ -29,24 +30,25 @@ type Options struct {
 	// Default 4.
 	Workers int
 	// PollInterval is how often idle workers look for jobs that no notification announced
-	// (a job rescued or snoozed: every Enqueue is announced, see announcer). Default
-	// River's (1s).
+	// (a job rescued or snoozed: every start and Enqueue is announced, see announce).
+	// Default River's (1s).
 	PollInterval time.Duration
 	// PollIntervals overrides PollInterval for some kinds. Each look is a query and a few
-	// goroutine wake-ups, so short intervals cost an idle server a lot of CPU.
+	// wake-ups of an otherwise idle process, so short intervals cost CPU.
 	PollIntervals map[execution.Kind]time.Duration
 	Logger        *slog.Logger
 }
 
-// Queue is a River client that enqueues and works executions.
+// Queue is a River client that starts, enqueues and works executions.
 type Queue struct {
+	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
-
-	mu         sync.Mutex
-	announcers map[string]*announcer // by queue, made on a queue's first start
 }
 
-var _ execution.InspectableQueue = (*Queue)(nil)
+var (
+	_ execution.Starter = (*Queue)(nil)
+	_ execution.Queue   = (*Queue)(nil)
+)
 
 // executionArgs is the job: which execution to run. The execution row holds everything else.
 type executionArgs struct {
@@ -77,12 +79,10 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 	return err
 }
 
-// fetchCooldown is the least time between two looks for jobs in a queue, and between two
-// notifications of new jobs in one (the announcer spaces a queue's inserts by it, so that
-// none goes unannounced). River's default is sized for queues of many short jobs: with
-// it, a start that came soon after a poll waited for the cooldown to pass, a delay that
-// is long next to a short crawl. Our executions start a few at a time, so looking more
-// often costs nothing while idle.
+// fetchCooldown is the least time between two looks for jobs in a queue. River's default
+// is sized for queues of many short jobs, and holds back a start that comes just after a
+// look for as long. Our executions start a few at a time, so looking more often costs
+// nothing while idle (see RATIONALE.md).
 const fetchCooldown = 10 * time.Millisecond
 
 // queueName keeps kinds apart so that long crawls never hold up extractions or searches.
@@ -109,11 +109,11 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
 	}
-	return &Queue{client: client, announcers: map[string]*announcer{}}, nil
+	return &Queue{pool: pool, client: client}, nil
 }
 
-// Start begins working jobs; it returns at once.
-func (q *Queue) Start(ctx context.Context) error { return q.client.Start(ctx) }
+// StartWorking begins working jobs; it returns at once.
+func (q *Queue) StartWorking(ctx context.Context) error { return q.client.Start(ctx) }
 
 // Stop lets running jobs finish until ctx ends, then cancels them; their executions'
 // leases lapse and another process resumes them.
@@ -125,48 +125,67 @@ func (q *Queue) Stop(ctx context.Context) error {
 	return err
 }
 
-// Queued reports whether a job for the execution is waiting (available, scheduled, retryable,
-// pending) or running.
-func (q *Queue) Queued(ctx context.Context, executionID string) (bool, error) {
-	jobs, err := q.client.JobList(ctx, river.NewJobListParams().Kinds(executionArgs{}.Kind()).
-		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRetryable,
-			rivertype.JobStatePending, rivertype.JobStateRunning).
-		Where("args->>'execution_id' = @execution_id", river.NamedArgs{"execution_id": executionID}).
-		First(1))
+// Start implements execution.Starter: the execution, its charge, its items and its job
+// are written in one transaction, and the workers are told of the job when it commits.
+func (q *Queue) Start(ctx context.Context, e execution.Execution, items []string) error {
+	var active *execution.ActiveError
+	err := pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
+		err := postgres.RecordStart(ctx, tx, e, items)
+		if errors.As(err, &active) {
+			return nil // commit the organization's join of the active crawl
+		}
+		if err != nil {
+			return err
+		}
+		return q.insert(ctx, tx, e.Kind, e.ID)
+	})
 	if err != nil {
-		return false, fmt.Errorf("look for the job of %s: %w", executionID, err)
+		return fmt.Errorf("start %s: %w", e.ID, err)
 	}
-	return len(jobs.Jobs) > 0, nil
-}
-
-// Enqueue schedules an execution; the workers are told at once (see announcer).
-func (q *Queue) Enqueue(ctx context.Context, kind execution.Kind, executionID string) error {
-	if err := q.announcer(queueName(kind)).Insert(ctx, enqueued{kind: kind, executionID: executionID}); err != nil {
-		return fmt.Errorf("enqueue %s: %w", executionID, err)
+	if active != nil {
+		return active
 	}
 	return nil
 }
 
-func (q *Queue) announcer(queue string) *announcer {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	a, ok := q.announcers[queue]
-	if !ok {
-		a = &announcer{cooldown: fetchCooldown, insert: q.insertBatch}
-		q.announcers[queue] = a
-	}
-	return a
+// Enqueue queues an execution again (one whose runner stopped); the workers are told at
+// once.
+func (q *Queue) Enqueue(ctx context.Context, kind execution.Kind, executionID string) error {
+	return pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
+		return q.insert(ctx, tx, kind, executionID)
+	})
 }
 
-// insertBatch inserts jobs in one transaction, which River announces once per queue.
-func (q *Queue) insertBatch(ctx context.Context, jobs []enqueued) error {
-	params := make([]river.InsertManyParams, len(jobs))
-	for i, j := range jobs {
-		params[i] = river.InsertManyParams{
-			Args:       executionArgs{ExecutionID: j.executionID, ExecutionKind: j.kind},
-			InsertOpts: &river.InsertOpts{Queue: queueName(j.kind), MaxAttempts: 5},
-		}
+// insert adds an execution's job in tx, announced to the workers when tx commits.
+func (q *Queue) insert(ctx context.Context, tx pgx.Tx, kind execution.Kind, executionID string) error {
+	_, err := q.client.InsertTx(ctx, tx, executionArgs{ExecutionID: executionID, ExecutionKind: kind},
+		&river.InsertOpts{Queue: queueName(kind), MaxAttempts: 5})
+	if err != nil {
+		return fmt.Errorf("enqueue %s: %w", executionID, err)
 	}
-	_, err := q.client.InsertMany(ctx, params)
-	return err
+	if err := q.announce(ctx, tx, queueName(kind)); err != nil {
+		return fmt.Errorf("announce %s: %w", executionID, err)
+	}
+	return nil
+}
+
+// insertTopic is the channel on which River's workers hear of new jobs, as River names it.
+const insertTopic = "river_insert"
+
+// announce tells the workers of queue, once tx commits, that a job waits there. River
+// announces an insert itself only when it has announced none to the queue within the
+// fetch cooldown, and drops the other announcements: a start whose transaction committed
+// after the workers' look for an earlier one would wait for the queue's next poll (starts
+// that come together, a client's searches, say). Postgres delivers a notification when
+// its transaction commits, so the workers look once the job is there to be seen.
+func (q *Queue) announce(ctx context.Context, tx pgx.Tx, queue string) error {
+	payload, err := json.Marshal(struct {
+		Queue string `json:"queue"`
+	}{queue})
+	if err != nil {
+		return err
+	}
+	return q.client.Driver().UnwrapExecutor(tx).NotifyMany(ctx, &riverdriver.NotifyManyParams{
+		Topic: insertTopic, Payload: []string{string(payload)},
+	})
 }

@@ -16,92 +16,6 @@ import (
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
 
-// A start that died between creating its execution and queueing it left the execution
-// pending with no job; the resumer queues it, once, and leaves alone a pending execution
-// whose job waits for a runner.
-func TestResumerQueuesExecutionsTheirStartNeverQueued(t *testing.T) {
-	ctx := context.Background()
-	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
-	org, err := postgres.NewAccessStore(pool).CreateOrganization(ctx, "acme", 100, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := postgres.NewExecutionStore(pool)
-	ran := make(chan string, 10)
-	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{
-		execution.Crawl: func(_ context.Context, id string) error { ran <- id; return nil },
-	}, jobs.Options{PollInterval: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	for _, id := range []string{"crawl-stranded", "crawl-waiting"} {
-		e := execution.Execution{ID: id, Kind: execution.Crawl, OrganizationID: org.ID, Vendor: id + ".example",
-			Steps: execution.NewSteps("a")}
-		if err := store.Create(ctx, e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := queue.Enqueue(ctx, execution.Crawl, "crawl-waiting"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '2 minutes'`); err != nil {
-		t.Fatal(err)
-	}
-	for id, want := range map[string]bool{"crawl-stranded": false, "crawl-waiting": true} {
-		if got, err := queue.Queued(ctx, id); err != nil || got != want {
-			t.Fatalf("Queued(%s) = %v %v, want %v", id, got, err, want)
-		}
-	}
-
-	// Several passes of the resumer, the queue not working jobs yet.
-	resumeCtx, stopResuming := context.WithCancel(ctx)
-	resumed := make(chan struct{})
-	go func() {
-		defer close(resumed)
-		(&execution.Resumer{Store: store, Queue: queue, Kinds: []execution.Kind{execution.Crawl}, Interval: 20 * time.Millisecond}).Run(resumeCtx)
-	}()
-	time.Sleep(300 * time.Millisecond)
-	stopResuming()
-	<-resumed
-	rows, err := pool.Query(ctx, `SELECT args->>'execution_id', count(*) FROM river_job GROUP BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobsOf := map[string]int{}
-	for rows.Next() {
-		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			t.Fatal(err)
-		}
-		jobsOf[id] = n
-	}
-	if rows.Err() != nil {
-		t.Fatal(rows.Err())
-	}
-	if jobsOf["crawl-stranded"] != 1 || jobsOf["crawl-waiting"] != 1 || len(jobsOf) != 2 {
-		t.Fatalf("jobs per execution after the resumer: %v, want one each", jobsOf)
-	}
-
-	// Both run once the queue works.
-	runCtx, stopRunning := context.WithTimeout(ctx, 30*time.Second)
-	defer stopRunning()
-	if err := queue.Start(runCtx); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = queue.Stop(ctx) }()
-	seen := map[string]bool{}
-	for len(seen) < 2 {
-		select {
-		case id := <-ran:
-			seen[id] = true
-		case <-runCtx.Done():
-			t.Fatalf("executions run: %v, want crawl-stranded and crawl-waiting", seen)
-		}
-	}
-}
-
 // A job no notification announced (here written straight into River's table) is found
 // by its kind's poll: within the kind's own interval where it has one, not before the
 // default's.
@@ -117,7 +31,7 @@ func TestKindsPollAtTheirOwnIntervals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := queue.Start(ctx); err != nil {
+	if err := queue.StartWorking(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = queue.Stop(ctx) })
@@ -150,6 +64,17 @@ func TestKindsPollAtTheirOwnIntervals(t *testing.T) {
 func TestStartsThatComeTogetherAreEachAnnounced(t *testing.T) {
 	ctx := context.Background()
 	pool := postgrestest.Migrated(t, postgres.PoolOptions{})
+	const rounds, together = 5, 6
+	// Each start of a round is another organization's, so that none waits for another's
+	// charge.
+	var orgs [together]string
+	for i := range orgs {
+		org, err := postgres.NewAccessStore(pool).CreateOrganization(ctx, fmt.Sprintf("org-%d", i), 1000, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orgs[i] = org.ID
+	}
 	ran := make(chan string, 100)
 	queue, err := jobs.New(pool, map[execution.Kind]jobs.Handler{
 		execution.AgenticSearch: func(_ context.Context, id string) error { ran <- id; return nil },
@@ -157,13 +82,12 @@ func TestStartsThatComeTogetherAreEachAnnounced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := queue.Start(ctx); err != nil {
+	if err := queue.StartWorking(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = queue.Stop(ctx) })
 	time.Sleep(300 * time.Millisecond) // past the queue's first look
 
-	const rounds, together = 5, 6
 	for round := range rounds {
 		started := time.Now()
 		var wg sync.WaitGroup
@@ -171,7 +95,8 @@ func TestStartsThatComeTogetherAreEachAnnounced(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := queue.Enqueue(ctx, execution.AgenticSearch, fmt.Sprintf("agentic-%d-%d", round, i)); err != nil {
+				e := execution.Execution{ID: fmt.Sprintf("agentic-%d-%d", round, i), Kind: execution.AgenticSearch, OrganizationID: orgs[i], CreditsUsed: 1}
+				if err := queue.Start(ctx, e, nil); err != nil {
 					t.Error(err)
 				}
 			}()

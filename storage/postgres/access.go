@@ -137,10 +137,16 @@ func (s *AccessStore) TouchKey(ctx context.Context, id string, at time.Time) err
 }
 
 func (s *AccessStore) Charge(ctx context.Context, organizationID string, credits int64) error {
+	return charge(ctx, s.pool, organizationID, credits)
+}
+
+// charge takes credits from a balance, never below zero: ErrInsufficientCredits when it
+// cannot pay.
+func charge(ctx context.Context, db execer, organizationID string, credits int64) error {
 	if credits <= 0 {
 		return nil
 	}
-	tag, err := s.pool.Exec(ctx, "UPDATE organizations SET credits = credits - $2, updated_at = now() WHERE id = $1 AND credits >= $2", organizationID, credits)
+	tag, err := db.Exec(ctx, "UPDATE organizations SET credits = credits - $2, updated_at = now() WHERE id = $1 AND credits >= $2", organizationID, credits)
 	if err != nil {
 		return fmt.Errorf("charge credits: %w", err)
 	}

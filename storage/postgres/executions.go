@@ -56,35 +56,6 @@ func jsonOrNull(raw json.RawMessage) any {
 	return []byte(raw)
 }
 
-func (s *ExecutionStore) Create(ctx context.Context, e execution.Execution) error {
-	params := e.Parameters
-	if len(params) == 0 {
-		params = json.RawMessage("{}")
-	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO executions (id, kind, organization_id, status, vendor, steps, parameters, credits_used)
-		VALUES ($1, $2, $3, 'pending', nullif($4, ''), $5, $6, $7)`,
-		e.ID, e.Kind, e.OrganizationID, e.Vendor, stepsJSON(e.Steps), []byte(params), e.CreditsUsed)
-	if isUniqueViolation(err) && e.Kind == execution.Crawl {
-		// The running crawl of the vendor, which another organization's start joins.
-		var existing string
-		qerr := s.pool.QueryRow(ctx, `WITH active AS (
-				SELECT id, organization_id FROM executions
-				WHERE kind = 'crawl' AND vendor = $1 AND status IN ('pending', 'running')
-			), joined AS (
-				INSERT INTO execution_joins (organization_id, execution_id)
-				SELECT $2, id FROM active WHERE organization_id <> $2
-				ON CONFLICT DO NOTHING
-			)
-			SELECT id FROM active`, e.Vendor, e.OrganizationID).Scan(&existing)
-		if qerr == nil {
-			return &execution.ActiveError{Existing: existing}
-		}
-		// The other crawl ended in between: the caller may simply try again.
-		return fmt.Errorf("create execution: %w", err)
-	}
-	return classify("create execution", err)
-}
-
 func (s *ExecutionStore) Get(ctx context.Context, id, organizationID string) (execution.Execution, error) {
 	query := "SELECT " + executionColumns + " FROM executions WHERE id = $1"
 	args := []any{id}
@@ -201,28 +172,17 @@ func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) 
 	return out, classify("cancel execution", err)
 }
 
-func (s *ExecutionStore) Discard(ctx context.Context, id string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM executions WHERE id = $1 AND status = 'pending'`, id)
-	return classify("discard execution", err)
-}
-
-// Stranded reads each of its two sets through its own partial index (executions_lapsed,
-// executions_pending), in one statement: the resumer asks every few seconds, and each
-// query is a round trip and a few wake-ups of an otherwise idle server.
-func (s *ExecutionStore) Stranded(ctx context.Context, kinds []execution.Kind, pendingBefore time.Time) ([]execution.Stranded, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, kind, lapsed FROM (
-			SELECT id, kind, true AS lapsed, created_at FROM executions
-			WHERE kind = ANY($1) AND status = 'running' AND lease_until < now()
-			UNION ALL
-			SELECT id, kind, false, created_at FROM executions
-			WHERE kind = ANY($1) AND status = 'pending' AND created_at < $2
-		) stranded ORDER BY created_at`, kinds, pendingBefore)
+// Stranded reads its executions through their partial index (executions_lapsed).
+func (s *ExecutionStore) Stranded(ctx context.Context, kinds []execution.Kind) ([]execution.Stranded, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, kind FROM executions
+		WHERE kind = ANY($1) AND status = 'running' AND lease_until < now()
+		ORDER BY created_at`, kinds)
 	if err != nil {
 		return nil, classify("list stranded executions", err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (execution.Stranded, error) {
 		var e execution.Stranded
-		err := row.Scan(&e.ID, &e.Kind, &e.Lapsed)
+		err := row.Scan(&e.ID, &e.Kind)
 		return e, err
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/storage/jobs"
 	"github.com/stockroom/stockroom/storage/postgres"
 	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
@@ -40,26 +41,36 @@ func crawlOf(org, id, vendor string) execution.Execution {
 		Steps: execution.NewSteps("a", "b", "c")}
 }
 
+// starter starts executions over pool, queueing jobs that nothing works.
+func starter(t *testing.T, pool *pgxpool.Pool) *jobs.Queue {
+	t.Helper()
+	queue, err := jobs.New(pool, nil, jobs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return queue
+}
+
 func TestOneActiveCrawlPerVendor(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	org := newOrg(t, pool, "acme")
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-1", "shop.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-1", "shop.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	var active *execution.ActiveError
-	err := store.Create(ctx, crawlOf(org.ID, "crawl-2", "shop.example"))
+	err := starts.Start(ctx, crawlOf(org.ID, "crawl-2", "shop.example"), nil)
 	if !errors.As(err, &active) || active.Existing != "crawl-1" {
 		t.Fatalf("second crawl of the vendor: %v, want ActiveError naming crawl-1", err)
 	}
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-3", "other.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-3", "other.example"), nil); err != nil {
 		t.Errorf("another vendor: %v", err)
 	}
 	if _, err := store.Cancel(ctx, "crawl-1", org.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-4", "shop.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-4", "shop.example"), nil); err != nil {
 		t.Errorf("after the first ended: %v", err)
 	}
 }
@@ -70,14 +81,14 @@ func TestOneActiveCrawlPerVendor(t *testing.T) {
 func TestAnotherOrganizationJoinsTheRunningCrawl(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	owner, joiner, stranger := newOrg(t, pool, "owner"), newOrg(t, pool, "joiner"), newOrg(t, pool, "stranger")
-	if err := store.Create(ctx, crawlOf(owner.ID, "crawl-1", "shop.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(owner.ID, "crawl-1", "shop.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range []execution.Execution{crawlOf(owner.ID, "crawl-2", "shop.example"), crawlOf(joiner.ID, "crawl-3", "shop.example"), crawlOf(joiner.ID, "crawl-4", "shop.example")} {
 		var active *execution.ActiveError
-		if err := store.Create(ctx, e); !errors.As(err, &active) || active.Existing != "crawl-1" {
+		if err := starts.Start(ctx, e, nil); !errors.As(err, &active) || active.Existing != "crawl-1" {
 			t.Fatalf("start %s: %v, want ActiveError naming crawl-1", e.ID, err)
 		}
 	}
@@ -111,7 +122,7 @@ func TestAnotherOrganizationJoinsTheRunningCrawl(t *testing.T) {
 	if _, err := store.Cancel(ctx, "crawl-1", owner.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Create(ctx, crawlOf(joiner.ID, "crawl-5", "shop.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(joiner.ID, "crawl-5", "shop.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = created_at + interval '1 second' WHERE id = 'crawl-5'`); err != nil {
@@ -122,21 +133,13 @@ func TestAnotherOrganizationJoinsTheRunningCrawl(t *testing.T) {
 	}
 }
 
-// queueDown is a job queue that refuses every execution.
-type queueDown struct{}
-
-func (queueDown) Enqueue(context.Context, execution.Kind, string) error {
-	return errors.New("queue unavailable")
-}
-
-// A crawl whose job cannot be queued gives back the credits its start charged, as an
-// extraction's or a search's does, and leaves no crawl behind, neither one running that
-// would hold the vendor nor a failed one in the lists: the next start is a crawl of its
-// own, charged once.
-func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
+// A crawl whose job cannot be queued charges nothing, as an extraction's or a search's
+// does, and leaves no crawl behind, neither one running that would hold the vendor nor a
+// failed one in the lists: the next start is a crawl of its own, charged once.
+func TestACrawlThatCannotBeQueuedChargesNothing(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	executions, orgs := postgres.NewExecutionStore(pool), postgres.NewAccessStore(pool)
+	executions, orgs, starts := postgres.NewExecutionStore(pool), postgres.NewAccessStore(pool), starter(t, pool)
 	org := newOrg(t, pool, "acme")
 	balance := func() int64 {
 		t.Helper()
@@ -154,21 +157,23 @@ func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
 		}
 		return len(list)
 	}
-	if _, err := crawl.NewService(executions, queueDown{}, orgs, 10).Start(ctx, org.ID, "https://shop.example"); err == nil {
+	acceptJobs := postgrestest.RefuseJobs(t, pool)
+	if _, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example"); err == nil {
 		t.Fatal("a crawl started with its job refused")
 	}
+	acceptJobs()
 	if got := balance(); got != 100 {
 		t.Errorf("balance %d after a start that failed, want the 100 it had", got)
 	}
 	// Nor does a start the balance cannot pay leave a crawl behind.
 	var refused *failure.Error
-	if _, err := crawl.NewService(executions, make(chanQueue, 1), orgs, 1000).Start(ctx, org.ID, "https://shop.example"); !errors.As(err, &refused) || refused.Kind != failure.InsufficientCredits {
+	if _, err := crawl.NewService(executions, starts, orgs, 1000).Start(ctx, org.ID, "https://shop.example"); !errors.As(err, &refused) || refused.Kind != failure.InsufficientCredits {
 		t.Fatalf("a crawl the balance cannot pay: %v, want InsufficientCredits", err)
 	}
 	if n := crawls(); n != 0 {
 		t.Errorf("%d crawls listed after two starts that failed, want none", n)
 	}
-	started, err := crawl.NewService(executions, make(chanQueue, 1), orgs, 10).Start(ctx, org.ID, "https://shop.example")
+	started, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example")
 	if err != nil || started.Existing {
 		t.Fatalf("the next start: %+v, %v; want a crawl of its own", started, err)
 	}
@@ -180,9 +185,9 @@ func TestACrawlThatCannotBeQueuedIsRefunded(t *testing.T) {
 func TestExecutionsAreScopedToTheirOrganization(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	a, b := newOrg(t, pool, "a"), newOrg(t, pool, "b")
-	if err := store.Create(ctx, crawlOf(a.ID, "crawl-a", "shop.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(a.ID, "crawl-a", "shop.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.Get(ctx, "crawl-a", b.ID); !errors.Is(err, execution.ErrNotFound) {
@@ -202,12 +207,12 @@ func TestExecutionsAreScopedToTheirOrganization(t *testing.T) {
 func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	org := newOrg(t, pool, "acme")
 	runner := execution.NewRunner(store, execution.RunnerOptions{ReportEvery: 100 * time.Millisecond, LeaseTTL: time.Second})
 
 	// A completed run saves its result and steps.
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-ok", "ok.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-ok", "ok.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	err := runner.Run(ctx, "crawl-ok", func(ctx context.Context, job *execution.Job) (any, error) {
@@ -232,7 +237,7 @@ func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
 	}
 
 	// A failed run records the message and the failed step; later steps stay pending.
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-bad", "bad.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-bad", "bad.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	_ = runner.Run(ctx, "crawl-bad", func(ctx context.Context, job *execution.Job) (any, error) {
@@ -251,7 +256,7 @@ func TestRunnerReportsFinishesAndStopsOnCancel(t *testing.T) {
 	}
 
 	// A cancel stops the work within a report interval; the work done stays.
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-cancel", "slow.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-cancel", "slow.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	stopped := make(chan time.Time, 1)
@@ -303,9 +308,9 @@ func waitStep(t *testing.T, store execution.Store, id string, step int, want exe
 func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	org := newOrg(t, pool, "acme")
-	if err := store.Create(ctx, crawlOf(org.ID, "crawl-x", "x.example")); err != nil {
+	if err := starts.Start(ctx, crawlOf(org.ID, "crawl-x", "x.example"), nil); err != nil {
 		t.Fatal(err)
 	}
 	// A runner that dies holding the lease: acquire, never report.
@@ -319,8 +324,8 @@ func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	stranded, err := store.Stranded(ctx, []execution.Kind{execution.Crawl}, time.Now().Add(-time.Minute))
-	if want := []execution.Stranded{{ID: "crawl-x", Kind: execution.Crawl, Lapsed: true}}; err != nil || !slices.Equal(stranded, want) {
+	stranded, err := store.Stranded(ctx, []execution.Kind{execution.Crawl})
+	if want := []execution.Stranded{{ID: "crawl-x", Kind: execution.Crawl}}; err != nil || !slices.Equal(stranded, want) {
 		t.Fatalf("stranded: %v %v, want %v", stranded, err, want)
 	}
 	e, ok, err := store.Acquire(ctx, "crawl-x", "other", time.Second)
@@ -335,40 +340,39 @@ func TestLapsedLeasesAreResumedByAnotherRunner(t *testing.T) {
 	}
 }
 
-// Stranded lists, of the kinds asked, the executions no runner has taken that were created
-// before the time given, and those whose runner's lease lapsed, oldest first.
-func TestStrandedListsUntakenAndLapsedExecutions(t *testing.T) {
+// Stranded lists, of the kinds asked, the executions whose runner's lease lapsed, oldest
+// first; not those pending (their job waits for a runner), running under a live lease, or
+// ended.
+func TestStrandedListsLapsedExecutions(t *testing.T) {
 	pool := migrated(t)
 	ctx := context.Background()
-	store := postgres.NewExecutionStore(pool)
+	store, starts := postgres.NewExecutionStore(pool), starter(t, pool)
 	org := newOrg(t, pool, "acme")
-	for _, id := range []string{"crawl-old", "crawl-new", "crawl-taken", "crawl-canceled", "crawl-lapsed"} {
-		if err := store.Create(ctx, crawlOf(org.ID, id, id+".example")); err != nil {
+	for _, id := range []string{"crawl-pending", "crawl-taken", "crawl-canceled", "crawl-lapsed", "crawl-lapsed-first"} {
+		if err := starts.Start(ctx, crawlOf(org.ID, id, id+".example"), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, ok, err := store.Acquire(ctx, "crawl-taken", "runner", time.Minute); err != nil || !ok {
 		t.Fatalf("acquire: %v %v", ok, err)
 	}
-	if _, ok, err := store.Acquire(ctx, "crawl-lapsed", "dead", time.Millisecond); err != nil || !ok {
-		t.Fatalf("acquire: %v %v", ok, err)
+	for _, id := range []string{"crawl-lapsed", "crawl-lapsed-first"} {
+		if _, ok, err := store.Acquire(ctx, id, "dead", time.Millisecond); err != nil || !ok {
+			t.Fatalf("acquire: %v %v", ok, err)
+		}
 	}
 	if _, err := store.Cancel(ctx, "crawl-canceled", org.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '2 minutes' WHERE id <> 'crawl-new'`); err != nil {
+	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '3 minutes' WHERE id = 'crawl-lapsed-first'`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, `UPDATE executions SET created_at = now() - interval '3 minutes' WHERE id = 'crawl-lapsed'`); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(10 * time.Millisecond) // past crawl-lapsed's lease
-	before := time.Now().Add(-time.Minute)
-	want := []execution.Stranded{{ID: "crawl-lapsed", Kind: execution.Crawl, Lapsed: true}, {ID: "crawl-old", Kind: execution.Crawl}}
-	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract, execution.Crawl}, before); err != nil || !slices.Equal(got, want) {
+	time.Sleep(10 * time.Millisecond) // past the lapsed crawls' leases
+	want := []execution.Stranded{{ID: "crawl-lapsed-first", Kind: execution.Crawl}, {ID: "crawl-lapsed", Kind: execution.Crawl}}
+	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract, execution.Crawl}); err != nil || !slices.Equal(got, want) {
 		t.Errorf("stranded crawls and extractions: %v %v, want %v", got, err, want)
 	}
-	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract}, before); err != nil || len(got) != 0 {
+	if got, err := store.Stranded(ctx, []execution.Kind{execution.Extract}); err != nil || len(got) != 0 {
 		t.Errorf("stranded extractions: %v %v, want none", got, err)
 	}
 }

@@ -31,11 +31,16 @@ func NewExtractStore(pool *pgxpool.Pool) *ExtractStore { return &ExtractStore{po
 var _ extract.Store = (*ExtractStore)(nil)
 
 func (s *ExtractStore) AddItems(ctx context.Context, executionID string, urls []string) error {
+	return addItems(ctx, s.pool, executionID, urls)
+}
+
+// addItems records an execution's input URLs in order, all pending.
+func addItems(ctx context.Context, db execer, executionID string, urls []string) error {
 	positions := make([]int32, len(urls))
 	for i := range urls {
 		positions[i] = int32(i)
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO execution_items (execution_id, position, url)
+	_, err := db.Exec(ctx, `INSERT INTO execution_items (execution_id, position, url)
 		SELECT $1, p, u FROM unnest($2::int[], $3::text[]) AS t(p, u)
 		ON CONFLICT DO NOTHING`, executionID, positions, urls)
 	return classify("add extraction items", err)

@@ -208,12 +208,7 @@ type searchRig struct {
 	svc      *search.Service
 	pipeline *search.Pipeline
 	store    search.Store
-	queued   chan string
 }
-
-type chanQueue chan string
-
-func (q chanQueue) Enqueue(_ context.Context, _ execution.Kind, id string) error { q <- id; return nil }
 
 func newSearchRig(t *testing.T, store func(search.Store) search.Store, credits int64) *searchRig {
 	t.Helper()
@@ -226,9 +221,8 @@ func newSearchRig(t *testing.T, store func(search.Store) search.Store, credits i
 	}
 	runner := execution.NewRunner(executions, execution.RunnerOptions{ReportEvery: 50 * time.Millisecond, LeaseTTL: time.Second})
 	pipeline := search.NewPipeline(st, postgres.NewExtractStore(pool), executions, runner, search.PipelineOptions{MinResults: 3})
-	q := make(chanQueue, 10)
-	svc := search.NewService(executions, pipeline, q, postgres.NewAccessStore(pool), search.Credits{Search: 25, Mini: 5})
-	return &searchRig{pool: pool, org: org, svc: svc, pipeline: pipeline, store: st, queued: q}
+	svc := search.NewService(executions, pipeline, starter(t, pool), postgres.NewAccessStore(pool), search.Credits{Search: 25, Mini: 5})
+	return &searchRig{pool: pool, org: org, svc: svc, pipeline: pipeline, store: st}
 }
 
 func newOrgWith(t *testing.T, pool *pgxpool.Pool, name string, credits int64) string {
@@ -260,7 +254,7 @@ func TestSearchExecutionRunsItsStepsAndPagesItsHits(t *testing.T) {
 	if !strings.HasPrefix(started.ExecutionID, "agentic-") || started.CreditsUsed != 25 {
 		t.Fatalf("started = %+v", started)
 	}
-	if err := rig.pipeline.Run(ctx, <-rig.queued); err != nil {
+	if err := rig.pipeline.Run(ctx, started.ExecutionID); err != nil {
 		t.Fatal(err)
 	}
 	e, err := rig.svc.Get(ctx, rig.org, started.ExecutionID)
@@ -341,7 +335,7 @@ func TestCancelStopsARunningSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- rig.pipeline.Run(ctx, <-rig.queued) }()
+	go func() { done <- rig.pipeline.Run(ctx, started.ExecutionID) }()
 	<-blocking.entered
 	// The step change is saved by the runner's next report; cancel once it is visible.
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

@@ -89,7 +89,7 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		return nil, err
 	}
 	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	if err := queue.Start(runCtx); err != nil {
+	if err := queue.StartWorking(runCtx); err != nil {
 		stop()
 		rt.Close(ctx)
 		return nil, fmt.Errorf("start job queue: %w", err)
