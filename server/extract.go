@@ -314,7 +314,7 @@ func (s *Server) legacyProduct(c *fiber.Ctx) error {
 	if u == "" {
 		return failure.Missing("url")
 	}
-	items, credits, err := s.extract.ExtractNow(c.UserContext(), principal(c).OrganizationID, []string{u})
+	items, credits, err := s.extract.Extract(c.UserContext(), principal(c).OrganizationID, []string{u})
 	chargeCredits(c, credits)
 	if err != nil {
 		return err
@@ -338,7 +338,7 @@ func (s *Server) legacyProducts(c *fiber.Ctx) error {
 	if !ok {
 		return failure.Missing("urls")
 	}
-	items, credits, err := s.extract.ExtractNow(c.UserContext(), principal(c).OrganizationID, urls)
+	items, credits, err := s.extract.Extract(c.UserContext(), principal(c).OrganizationID, urls)
 	chargeCredits(c, credits)
 	if err != nil {
 		return err

@@ -313,7 +313,7 @@ func (s *Server) searchNow(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, credits, err := s.search.Now(c.UserContext(), principal(c).OrganizationID, req)
+	a, credits, err := s.search.Search(c.UserContext(), principal(c).OrganizationID, req)
 	chargeCredits(c, credits)
 	if err == nil {
 		err = s.attachSimilar(c, req.Flags, a.Hits)

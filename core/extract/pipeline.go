@@ -327,8 +327,9 @@ func malformed(rawURL string) string {
 	return ""
 }
 
-// ExtractNow extracts urls synchronously (the legacy endpoints), each distinct URL once.
-func (p *Pipeline) ExtractNow(ctx context.Context, urls []string) (map[string]Result, error) {
+// ExtractURLs extracts urls while the caller waits (the legacy endpoints), each distinct
+// URL once.
+func (p *Pipeline) ExtractURLs(ctx context.Context, urls []string) (map[string]Result, error) {
 	distinct := []string{}
 	seen := map[string]bool{}
 	for _, u := range urls {

@@ -26,27 +26,22 @@ type Service struct {
 	starter    execution.Starter
 	orgs       access.Store
 	catalog    catalog.Store
-	now        Extractor
+	pipeline   *Pipeline
 	// creditsPerURL is charged at start for each URL to process.
 	creditsPerURL int64
 }
 
-// Extractor extracts URLs right away; the Pipeline is one.
-type Extractor interface {
-	ExtractNow(ctx context.Context, urls []string) (map[string]Result, error)
-}
-
 // NewService returns a Service.
-func NewService(executions execution.Store, items Store, starter execution.Starter, orgs access.Store, store catalog.Store, now Extractor, creditsPerURL int64) *Service {
-	return &Service{executions: executions, items: items, starter: starter, orgs: orgs, catalog: store, now: now, creditsPerURL: creditsPerURL}
+func NewService(executions execution.Store, items Store, starter execution.Starter, orgs access.Store, store catalog.Store, pipeline *Pipeline, creditsPerURL int64) *Service {
+	return &Service{executions: executions, items: items, starter: starter, orgs: orgs, catalog: store, pipeline: pipeline, creditsPerURL: creditsPerURL}
 }
 
 // MaxSyncURLs is the most URLs one synchronous (legacy) extraction takes.
 const MaxSyncURLs = 50
 
-// ExtractNow extracts urls while the caller waits (the legacy endpoints): charged at start
+// Extract extracts urls while the caller waits (the legacy endpoints): charged at start
 // like any extraction, answered in input order.
-func (s *Service) ExtractNow(ctx context.Context, organizationID string, urls []string) ([]Item, int64, error) {
+func (s *Service) Extract(ctx context.Context, organizationID string, urls []string) ([]Item, int64, error) {
 	if err := checkURLCount(len(urls), MaxSyncURLs); err != nil {
 		return nil, 0, err
 	}
@@ -54,7 +49,7 @@ func (s *Service) ExtractNow(ctx context.Context, organizationID string, urls []
 	if err := s.orgs.Charge(ctx, organizationID, credits); err != nil {
 		return nil, 0, unpaid(err, credits)
 	}
-	results, err := s.now.ExtractNow(ctx, urls)
+	results, err := s.pipeline.ExtractURLs(ctx, urls)
 	if err != nil {
 		return nil, credits, err
 	}

@@ -68,13 +68,13 @@ type API interface {
 	List(ctx context.Context, organizationID string, statuses []execution.Status, limit int) ([]execution.Execution, error)
 	// Cancel stops a pending or running search (failure NotRunning when it has ended).
 	Cancel(ctx context.Context, organizationID, id string) (execution.Execution, error)
-	// Now searches while the caller waits (v1 agentic search), charging
+	// Search searches while the caller waits (v1 agentic search), charging
 	// credits.agentic_search; it returns what it charged.
-	Now(ctx context.Context, organizationID string, req Request) (Answer, int64, error)
+	Search(ctx context.Context, organizationID string, req Request) (Answer, int64, error)
 	// Mini searches while the caller waits, at most MaxMiniResults results, charging
 	// credits.agentic_search_mini.
 	Mini(ctx context.Context, organizationID string, req Request) (Answer, int64, error)
-	// Filter is legacy /api/search: the query understood as Now does, plus the client's
+	// Filter is legacy /api/search: the query understood as Search does, plus the client's
 	// structured filters (all hard), paged; charges credits.agentic_search.
 	Filter(ctx context.Context, organizationID, query string, f Filters, req page.Request) (page.Result[Hit], int64, error)
 }

@@ -19,7 +19,7 @@ import (
 
 // Credits are what searches cost, charged at start.
 type Credits struct {
-	Search int64 // Start, Now, Filter
+	Search int64 // Start, Search, Filter
 	Mini   int64
 }
 
@@ -136,8 +136,8 @@ func (s *Service) Cancel(ctx context.Context, organizationID, id string) (execut
 	return execution.CancelOwned(ctx, s.executions, organizationID, id, execution.AgenticSearch, "execution")
 }
 
-// Now implements API.
-func (s *Service) Now(ctx context.Context, organizationID string, req Request) (Answer, int64, error) {
+// Search implements API.
+func (s *Service) Search(ctx context.Context, organizationID string, req Request) (Answer, int64, error) {
 	return s.sync(ctx, organizationID, Query{Request: req}, s.credits.Search)
 }
 

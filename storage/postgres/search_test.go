@@ -376,7 +376,7 @@ func TestMiniNowAndFilterChargeAndAnswerAtOnce(t *testing.T) {
 		t.Errorf("mini returned %d hits", len(ans.Hits))
 	}
 
-	ans, credits, err = rig.svc.Now(ctx, rig.org, search.Request{Query: "cheapest boots in stock"})
+	ans, credits, err = rig.svc.Search(ctx, rig.org, search.Request{Query: "cheapest boots in stock"})
 	if err != nil || credits != 25 {
 		t.Fatalf("now: %v, credits %d", err, credits)
 	}
@@ -417,7 +417,7 @@ func TestMiniNowAndFilterChargeAndAnswerAtOnce(t *testing.T) {
 	if res.TotalItems != 1 || *res.Items[0].Product.Product.Title != "Leather Hiking Boot" {
 		t.Errorf("boots up to $100: %d results", res.TotalItems)
 	}
-	if _, _, err := rig.svc.Now(ctx, rig.org, search.Request{Query: "  "}); failure.KindOf(err) != failure.Invalid {
+	if _, _, err := rig.svc.Search(ctx, rig.org, search.Request{Query: "  "}); failure.KindOf(err) != failure.Invalid {
 		t.Errorf("empty query: %v", err)
 	}
 }
