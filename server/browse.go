@@ -12,7 +12,7 @@ import (
 
 type shape[T any] func(page.Result[T]) any
 
-func (s *Server) vendors(bounds page.Bounds, render shape[catalog.Vendor]) fiber.Handler {
+func (s *Server) vendors(bounds pageBounds, render shape[catalog.Vendor]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		req, err := pageOf(query{c}, bounds)
 		if err != nil {
@@ -34,7 +34,7 @@ func (s *Server) legacyVendors(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"vendors": mapItems(vendors, legacyVendorJSON)})
 }
 
-func (s *Server) collections(read func(*fiber.Ctx) (params, error), bounds page.Bounds, render shape[catalog.Collection]) fiber.Handler {
+func (s *Server) collections(read func(*fiber.Ctx) (params, error), bounds pageBounds, render shape[catalog.Collection]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		p, err := read(c)
 		if err != nil {
@@ -57,7 +57,7 @@ func (s *Server) collections(read func(*fiber.Ctx) (params, error), bounds page.
 }
 
 // listings serves v1 (collection_urls, an array) and v2 (collection_url, one URL) alike.
-func (s *Server) listings(read func(*fiber.Ctx) (params, error), collectionParam string, bounds page.Bounds, render shape[catalog.Listing]) fiber.Handler {
+func (s *Server) listings(read func(*fiber.Ctx) (params, error), collectionParam string, bounds pageBounds, render shape[catalog.Listing]) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		p, err := read(c)
 		if err != nil {

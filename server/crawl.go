@@ -8,7 +8,6 @@ import (
 
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
-	"github.com/stockroom/stockroom/core/page"
 )
 
 func (s *Server) crawlStart(v2 bool) fiber.Handler {
@@ -33,7 +32,7 @@ func (s *Server) crawlStart(v2 bool) fiber.Handler {
 	}
 }
 
-func (s *Server) crawlList(bounds page.Bounds, render func([]execution.Execution) any) fiber.Handler {
+func (s *Server) crawlList(bounds pageBounds, render func([]execution.Execution) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		statuses, limit, err := listFilter(c, bounds)
 		if err != nil {

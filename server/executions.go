@@ -8,19 +8,12 @@ import (
 
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/failure"
-	"github.com/stockroom/stockroom/core/page"
 )
 
 // Shapes and parameters shared by every kind of execution.
 
-// executionListBounds are the execution lists' limit rules (v1 `limit`, v2 `page_size`).
-var (
-	executionListV1 = page.Bounds{DefaultSize: 20, MaxSize: 100, SizeParam: "limit"}
-	executionListV2 = page.Bounds{DefaultSize: 20, MaxSize: 100}
-)
-
 // listFilter reads `status` and the size parameter of an execution list.
-func listFilter(c *fiber.Ctx, bounds page.Bounds) ([]execution.Status, int, error) {
+func listFilter(c *fiber.Ctx, bounds pageBounds) ([]execution.Status, int, error) {
 	statuses, ok := execution.ParseListFilter(c.Query("status"))
 	if !ok {
 		return nil, 0, failure.OutOfRange("status", "must be processing, completed or failed, got %q", c.Query("status"))

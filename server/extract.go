@@ -14,12 +14,6 @@ import (
 	"github.com/stockroom/stockroom/core/page"
 )
 
-// Page rules of extraction results.
-var (
-	resultsV1 = page.Bounds{DefaultSize: 50, MaxSize: 100, SizeParam: "limit"}
-	resultsV2 = page.Bounds{DefaultSize: 50, MaxSize: 100}
-)
-
 // flagsOf reads the enable_* flags; absent ones take flagDefault (true in v1, false in v2).
 func flagsOf(b body, flagDefault bool) (extract.Flags, error) {
 	var fl extract.Flags
@@ -138,7 +132,7 @@ func (s *Server) extractStartV2(c *fiber.Ctx) error {
 	})
 }
 
-func (s *Server) extractList(kind execution.Kind, bounds page.Bounds, render func([]execution.Execution) any) fiber.Handler {
+func (s *Server) extractList(kind execution.Kind, bounds pageBounds, render func([]execution.Execution) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		statuses, limit, err := listFilter(c, bounds)
 		if err != nil {
@@ -171,7 +165,7 @@ type extractionView struct {
 	page   page.Request
 }
 
-func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds page.Bounds) (extractionView, error) {
+func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds pageBounds) (extractionView, error) {
 	var v extractionView
 	org := principal(c).OrganizationID
 	if kind == execution.ProductsBatch {

@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/stockroom/stockroom/core/failure"
-	"github.com/stockroom/stockroom/core/page"
 )
 
 // body is a request's JSON object, read field by field so that a wrong type names its field.
@@ -156,23 +155,6 @@ func (q query) Strings(name string) ([]string, error) {
 // fromQuery and fromBody pick where an endpoint's parameters come from.
 func fromQuery(c *fiber.Ctx) (params, error) { return query{c}, nil }
 func fromBody(c *fiber.Ctx) (params, error)  { return parseBody(c) }
-
-// pageOf reads the page parameters and applies bounds.
-func pageOf(p params, bounds page.Bounds) (page.Request, error) {
-	sizeParam := bounds.SizeParam
-	if sizeParam == "" {
-		sizeParam = "page_size"
-	}
-	number, err := p.Int("page")
-	if err != nil {
-		return page.Request{}, err
-	}
-	size, err := p.Int(sizeParam)
-	if err != nil {
-		return page.Request{}, err
-	}
-	return bounds.Resolve(number, size)
-}
 
 // queryInt reads a whole-number query parameter, nil when absent.
 func queryInt(c *fiber.Ctx, name string) (*int, error) {

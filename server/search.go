@@ -20,14 +20,6 @@ import (
 // and legacy /api/search. Every face reads its request into a search.Request (or legacy
 // filters) and renders the core's hits in its generation's shape.
 
-// Page and size rules of the search endpoints.
-var (
-	// searchResultsV2 pages a completed execution's hits.
-	searchResultsV2 = page.Bounds{DefaultSize: 50, MaxSize: 100}
-	// legacySearchPage pages /api/search, whose size parameter is `limit`.
-	legacySearchPage = page.Bounds{DefaultSize: 20, MaxSize: 100, SizeParam: "limit"}
-)
-
 // maxSearchLimit is the largest `limit` a full search (v1, v2) accepts.
 const maxSearchLimit = 100
 

@@ -123,18 +123,18 @@ func (s *Server) routes(opts Options) {
 	}
 
 	v1 := app.Group("/v1")
-	v1.Get("/vendors", s.vendors(catalog.VendorsAll, vendorsV1Shape))
-	v1.Post("/collections", s.collections(fromBody, catalog.CollectionsV1, collectionsV1Shape))
-	v1.Post("/listings", s.listings(fromBody, "collection_urls", catalog.ListingsV1, listingsV1Shape))
+	v1.Get("/vendors", s.vendors(vendorsPage, vendorsV1Shape))
+	v1.Post("/collections", s.collections(fromBody, collectionsV1, collectionsV1Shape))
+	v1.Post("/listings", s.listings(fromBody, "collection_urls", listingsV1, listingsV1Shape))
 	v1.Get("/usage", s.usageReport)
 	v1.Post("/affiliate", s.affiliateLinks(affiliateV1Shape))
 
 	v2 := app.Group("/v2")
-	v2.Get("/vendors", s.vendors(catalog.VendorsAll, vendorsV2Shape))
-	v2.Get("/collections", s.collections(fromQuery, catalog.CollectionsV2, collectionsV2Shape))
-	v2.Post("/collections", s.collections(fromBody, catalog.CollectionsV2, collectionsV2Shape))
-	v2.Get("/listings", s.listings(fromQuery, "collection_url", catalog.ListingsV2, listingsV2Shape))
-	v2.Post("/listings", s.listings(fromBody, "collection_url", catalog.ListingsV2, listingsV2Shape))
+	v2.Get("/vendors", s.vendors(vendorsPage, vendorsV2Shape))
+	v2.Get("/collections", s.collections(fromQuery, collectionsV2, collectionsV2Shape))
+	v2.Post("/collections", s.collections(fromBody, collectionsV2, collectionsV2Shape))
+	v2.Get("/listings", s.listings(fromQuery, "collection_url", listingsV2, listingsV2Shape))
+	v2.Post("/listings", s.listings(fromBody, "collection_url", listingsV2, listingsV2Shape))
 	v2.Get("/usage", s.usageReport)
 	v2.Post("/affiliate", s.affiliateLinks(affiliateV2Shape))
 

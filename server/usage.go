@@ -18,7 +18,7 @@ func (s *Server) usageReport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	req, err := pageOf(query{c}, usage.Bounds)
+	req, err := pageOf(query{c}, usagePage)
 	if err != nil {
 		return err
 	}

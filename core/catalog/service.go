@@ -10,15 +10,6 @@ import (
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
 
-// Page rules of the browse endpoints, per API generation, as the interface fixes them.
-var (
-	CollectionsV1 = page.Bounds{DefaultSize: 10, MaxSize: 100}
-	CollectionsV2 = page.Bounds{DefaultSize: 20, MaxSize: 100}
-	ListingsV1    = page.Bounds{DefaultSize: 10, MaxSize: 100}
-	ListingsV2    = page.Bounds{DefaultSize: 20, MaxSize: 100}
-	VendorsAll    = page.Bounds{DefaultSize: 20, MaxSize: 100}
-)
-
 // Service answers the browse endpoints.
 type Service struct {
 	store Store

@@ -94,9 +94,6 @@ func NewService(reader Reader) *Service {
 	return &Service{reader: reader, now: time.Now}
 }
 
-// Bounds are the page rules of the usage endpoints.
-var Bounds = page.Bounds{DefaultSize: 20, MaxSize: 100}
-
 // Report is one page of an organization's calls per path over a period.
 func (s *Service) Report(ctx context.Context, organizationID string, period Period, req page.Request) (page.Result[PathCount], error) {
 	items, total, err := s.reader.CallsByPath(ctx, organizationID, period.Since(s.now()), req.Offset(), req.Size)

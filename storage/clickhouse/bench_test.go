@@ -70,6 +70,7 @@ func BenchmarkRecorder(b *testing.B) {
 //	go test -run '^$' -bench BenchmarkCallsByPath -benchtime 50x ./storage/clickhouse/
 func BenchmarkCallsByPath(b *testing.B) {
 	const events = 10_000_000
+	const reportPage = 20 // the usage report's default page size
 	ctx := context.Background()
 	conn := newDatabase(b)
 	now := time.Now()
@@ -115,11 +116,11 @@ func BenchmarkCallsByPath(b *testing.B) {
 
 	since := usage.Quarter.Since(now)
 	for b.Loop() {
-		items, paths, err := reader.CallsByPath(ctx, "org-bench", since, 0, usage.Bounds.DefaultSize)
+		items, paths, err := reader.CallsByPath(ctx, "org-bench", since, 0, reportPage)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if paths != 40 || len(items) != usage.Bounds.DefaultSize {
+		if paths != 40 || len(items) != reportPage {
 			b.Fatalf("got %d items of %d paths", len(items), paths)
 		}
 	}
