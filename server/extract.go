@@ -167,15 +167,11 @@ type extractionView struct {
 
 func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds pageBounds) (extractionView, error) {
 	var v extractionView
-	org := principal(c).OrganizationID
-	if kind == execution.ProductsBatch {
-		org = "" // any valid key may read a v1 batch
-	}
 	req, err := pageOf(query{c}, bounds)
 	if err != nil {
 		return v, err
 	}
-	e, err := s.extract.Get(c.UserContext(), org, c.Params("execution_id"), kind)
+	e, err := s.extract.Get(c.UserContext(), principal(c).OrganizationID, c.Params("execution_id"), kind)
 	if err != nil {
 		return v, err
 	}

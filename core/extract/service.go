@@ -177,11 +177,19 @@ func unpaid(err error, credits int64) error {
 	return err
 }
 
-// Get returns an extraction. v1 batches are readable with any valid key (organizationID
-// empty); v2 extractions belong to their organization.
+// Get returns an extraction of kind that organizationID may read: its own, or any v1
+// batch (see readableByAnyKey).
 func (s *Service) Get(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
+	if readableByAnyKey(kind) {
+		organizationID = "" // whoever owns it
+	}
 	return execution.Owned(ctx, s.executions, organizationID, id, kind, "execution")
 }
+
+// readableByAnyKey is the rule that any valid key may read a v1 batch (products_batch),
+// whichever organization started it, as v1 had it; a v2 extraction is read by its own
+// organization alone.
+func readableByAnyKey(kind execution.Kind) bool { return kind == execution.ProductsBatch }
 
 // Meta counts an extraction's inputs by outcome.
 func (s *Service) Meta(ctx context.Context, id string) (Meta, error) {
