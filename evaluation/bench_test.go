@@ -100,10 +100,11 @@ func BenchmarkSearch100k(b *testing.B) {
 				b.Fatal(err)
 			}
 			for {
-				e, err := svc.Get(ctx, org.ID, started.ExecutionID)
+				d, err := svc.Get(ctx, org.ID, started.ExecutionID)
 				if err != nil {
 					b.Fatal(err)
 				}
+				e := d.Execution
 				if e.Status.Ended() {
 					if e.Status != execution.Completed {
 						b.Fatalf("search %s: %s", e.ID, e.Error)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -46,7 +45,7 @@ func (s *Server) crawlList(bounds pageBounds, render func([]execution.Execution)
 	}
 }
 
-func (s *Server) crawlStatus(render func(execution.Execution) any) fiber.Handler {
+func (s *Server) crawlStatus(render func(crawl.Detail) any) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		e, err := s.crawl.Get(c.UserContext(), principal(c).OrganizationID, c.Params("execution_id"))
 		if err != nil {
@@ -65,18 +64,15 @@ func (s *Server) crawlCancel(c *fiber.Ctx) error {
 }
 
 // crawlV1 is exactly {status, total_listings_found}; the total is null until completion.
-func crawlV1(e execution.Execution) any {
+func crawlV1(d crawl.Detail) any {
 	var total *int
-	if e.Status == execution.Completed {
-		var r crawl.Result
-		if json.Unmarshal(e.Result, &r) == nil {
-			total = &r.ListingsTotal
-		}
+	if d.Result != nil {
+		total = &d.Result.ListingsTotal
 	}
 	return struct {
 		Status             string `json:"status"`
 		TotalListingsFound *int   `json:"total_listings_found"`
-	}{e.Status.ListStatus(), total}
+	}{d.Execution.Status.ListStatus(), total}
 }
 
 type crawlProgressJSON struct {
@@ -102,7 +98,8 @@ type crawlMetaJSON struct {
 
 // crawlV2 is the crawl execution detail, with the state rules of the interface: progress
 // only while running, stop_date only once ended, result only when completed.
-func crawlV2(e execution.Execution) any {
+func crawlV2(d crawl.Detail) any {
+	e := d.Execution
 	meta := crawlMetaJSON{
 		Vendor:     nilIfEmpty(e.Vendor),
 		StartDate:  timeOrNil(e.StartedAt),
@@ -112,16 +109,11 @@ func crawlV2(e execution.Execution) any {
 	if e.Status.Ended() {
 		meta.StopDate = timeOrNil(e.StoppedAt)
 	}
-	if e.Status == execution.Running {
-		var p crawl.Progress
-		_ = json.Unmarshal(e.Progress, &p)
+	if p := d.Progress; p != nil {
 		meta.Progress = &crawlProgressJSON{p.CollectionsFound, p.ListingsFound}
 	}
-	if e.Status == execution.Completed {
-		var r crawl.Result
-		if json.Unmarshal(e.Result, &r) == nil {
-			meta.Result = &crawlResultJSON{r.CollectionsTotal, r.ListingsTotal, r.Method}
-		}
+	if r := d.Result; r != nil {
+		meta.Result = &crawlResultJSON{r.CollectionsTotal, r.ListingsTotal, r.Method}
 	}
 	return struct {
 		ExecutionID string        `json:"execution_id"`

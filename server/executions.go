@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -99,12 +98,4 @@ func durationMillis(d *time.Duration) *int64 {
 	}
 	ms := d.Milliseconds()
 	return &ms
-}
-
-// rawOrNil keeps a stored JSON document as is, or null.
-func rawOrNil(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("null")
-	}
-	return raw
 }

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -171,14 +169,12 @@ func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds pageBo
 	if err != nil {
 		return v, err
 	}
-	e, err := s.extract.Get(c.UserContext(), principal(c).OrganizationID, c.Params("execution_id"), kind)
+	d, err := s.extract.Get(c.UserContext(), principal(c).OrganizationID, c.Params("execution_id"), kind)
 	if err != nil {
 		return v, err
 	}
-	v.e, v.page = e, req
-	if err := json.Unmarshal(e.Parameters, &v.params); err != nil {
-		return v, fmt.Errorf("read parameters of %s: %w", e.ID, err)
-	}
+	e := d.Execution
+	v.e, v.params, v.page = e, d.Parameters, req
 	if v.meta, err = s.extract.Meta(c.UserContext(), e.ID); err != nil {
 		return v, err
 	}

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -208,14 +207,11 @@ func (s *Server) searchStatus(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	e, err := s.search.Get(ctx, principal(c).OrganizationID, c.Params("execution_id"))
+	d, err := s.search.Get(ctx, principal(c).OrganizationID, c.Params("execution_id"))
 	if err != nil {
 		return err
 	}
-	var req search.Request
-	if err := json.Unmarshal(e.Parameters, &req); err != nil {
-		return fmt.Errorf("read parameters of %s: %w", e.ID, err)
-	}
+	e, req := d.Execution, d.Request
 	meta := searchMetaJSON{
 		Query:      req.Query,
 		Steps:      nonNil(e.Steps),
@@ -225,17 +221,11 @@ func (s *Server) searchStatus(c *fiber.Ctx) error {
 	if e.Status.Ended() {
 		meta.StopDate = timeOrNil(e.StoppedAt)
 	}
-	if e.Status == execution.Running {
-		var p search.Progress
-		_ = json.Unmarshal(e.Progress, &p)
+	if p := d.Progress; p != nil {
 		meta.Progress = &searchProgressJSON{p.CandidatesFound, p.ProductsRanked}
 	}
 	hits := page.Result[search.Hit]{Request: pr}
-	if e.Status == execution.Completed {
-		var r search.Result
-		if err := json.Unmarshal(e.Result, &r); err != nil {
-			return fmt.Errorf("read result of %s: %w", e.ID, err)
-		}
+	if r := d.Result; r != nil {
 		meta.Result = &searchResultJSON{r.ProductsTotal, r.Understood, nonNil(r.Relaxed)}
 		if hits, err = s.search.Results(ctx, e.ID, pr); err != nil {
 			return err

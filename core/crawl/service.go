@@ -139,9 +139,35 @@ func startURL(rawURL, host string) (string, error) {
 	return u.Scheme + "://" + u.Host + "/", nil
 }
 
+// Detail is a crawl as its status reads show it: the execution, with what the crawl has
+// found so far while it runs and in all once it has completed.
+type Detail struct {
+	Execution execution.Execution
+	// Progress is set while the crawl runs: zero counts until its first report.
+	Progress *Progress
+	// Result is set once the crawl has completed (and its result could be read).
+	Result *Result
+}
+
 // Get returns a crawl of the organization; another organization's crawl is not found.
-func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	return execution.Owned(ctx, s.executions, organizationID, id, execution.Crawl, "crawl")
+func (s *Service) Get(ctx context.Context, organizationID, id string) (Detail, error) {
+	e, err := execution.Owned(ctx, s.executions, organizationID, id, execution.Crawl, "crawl")
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Execution: e}
+	switch e.Status {
+	case execution.Running:
+		var p Progress
+		_ = json.Unmarshal(e.Progress, &p) // none saved yet: zero counts
+		d.Progress = &p
+	case execution.Completed:
+		var r Result
+		if json.Unmarshal(e.Result, &r) == nil {
+			d.Result = &r
+		}
+	}
+	return d, nil
 }
 
 // List returns an organization's crawls, newest first.

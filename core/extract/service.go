@@ -177,13 +177,28 @@ func unpaid(err error, credits int64) error {
 	return err
 }
 
+// Detail is an extraction as its status reads show it: the execution and what it was
+// asked to do.
+type Detail struct {
+	Execution  execution.Execution
+	Parameters Parameters
+}
+
 // Get returns an extraction of kind that organizationID may read: its own, or any v1
 // batch (see readableByAnyKey).
-func (s *Service) Get(ctx context.Context, organizationID, id string, kind execution.Kind) (execution.Execution, error) {
+func (s *Service) Get(ctx context.Context, organizationID, id string, kind execution.Kind) (Detail, error) {
 	if readableByAnyKey(kind) {
 		organizationID = "" // whoever owns it
 	}
-	return execution.Owned(ctx, s.executions, organizationID, id, kind, "execution")
+	e, err := execution.Owned(ctx, s.executions, organizationID, id, kind, "execution")
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Execution: e}
+	if err := json.Unmarshal(e.Parameters, &d.Parameters); err != nil {
+		return Detail{}, fmt.Errorf("read parameters of %s: %w", e.ID, err)
+	}
+	return d, nil
 }
 
 // readableByAnyKey is the rule that any valid key may read a v1 batch (products_batch),

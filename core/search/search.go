@@ -60,8 +60,9 @@ type API interface {
 	// Start begins an asynchronous search (v2) and charges credits.agentic_search.
 	// The execution id is agentic-{uuid}-{unix seconds}.
 	Start(ctx context.Context, organizationID string, req Request) (Started, error)
-	// Get returns a search execution of the organization; failure NotFound otherwise.
-	Get(ctx context.Context, organizationID, id string) (execution.Execution, error)
+	// Get returns a search execution of the organization, with its request, progress and
+	// result read; failure NotFound otherwise.
+	Get(ctx context.Context, organizationID, id string) (Detail, error)
 	// Results returns a page of a completed search's hits, best first.
 	Results(ctx context.Context, id string, req page.Request) (page.Result[Hit], error)
 	// List returns the organization's searches, newest first.
@@ -92,6 +93,17 @@ const (
 type Progress struct {
 	CandidatesFound int `json:"candidates_found"`
 	ProductsRanked  int `json:"products_ranked"`
+}
+
+// Detail is a search execution as its status read shows it.
+type Detail struct {
+	Execution execution.Execution
+	// Request is what the search was asked.
+	Request Request
+	// Progress is set while the search runs: zero counts until its first report.
+	Progress *Progress
+	// Result is set once the search has completed.
+	Result *Result
 }
 
 // Result is the execution's result document once it completes. The hits themselves are

@@ -90,8 +90,28 @@ func (s *Service) Start(ctx context.Context, organizationID string, req Request)
 }
 
 // Get implements API.
-func (s *Service) Get(ctx context.Context, organizationID, id string) (execution.Execution, error) {
-	return execution.Owned(ctx, s.executions, organizationID, id, execution.AgenticSearch, "execution")
+func (s *Service) Get(ctx context.Context, organizationID, id string) (Detail, error) {
+	e, err := execution.Owned(ctx, s.executions, organizationID, id, execution.AgenticSearch, "execution")
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Execution: e}
+	if err := json.Unmarshal(e.Parameters, &d.Request); err != nil {
+		return Detail{}, fmt.Errorf("read parameters of %s: %w", e.ID, err)
+	}
+	switch e.Status {
+	case execution.Running:
+		var p Progress
+		_ = json.Unmarshal(e.Progress, &p) // none saved yet: zero counts
+		d.Progress = &p
+	case execution.Completed:
+		var r Result
+		if err := json.Unmarshal(e.Result, &r); err != nil {
+			return Detail{}, fmt.Errorf("read result of %s: %w", e.ID, err)
+		}
+		d.Result = &r
+	}
+	return d, nil
 }
 
 // Results implements API: the page's hits with their products, best first. A product

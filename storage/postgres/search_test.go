@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -257,10 +256,11 @@ func TestSearchExecutionRunsItsStepsAndPagesItsHits(t *testing.T) {
 	if err := rig.pipeline.Run(ctx, started.ExecutionID); err != nil {
 		t.Fatal(err)
 	}
-	e, err := rig.svc.Get(ctx, rig.org, started.ExecutionID)
+	d, err := rig.svc.Get(ctx, rig.org, started.ExecutionID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	e := d.Execution
 	if e.Status != execution.Completed {
 		t.Fatalf("status %s (%s)", e.Status, e.Error)
 	}
@@ -269,9 +269,9 @@ func TestSearchExecutionRunsItsStepsAndPagesItsHits(t *testing.T) {
 			t.Errorf("step %d = %+v, want %q completed", i, e.Steps[i], want)
 		}
 	}
-	var result search.Result
-	if err := json.Unmarshal(e.Result, &result); err != nil {
-		t.Fatal(err)
+	result := d.Result
+	if result == nil {
+		t.Fatal("a completed search without its result")
 	}
 	res, err := rig.svc.Results(ctx, started.ExecutionID, page.Request{Number: 1, Size: 1})
 	if err != nil {
@@ -339,7 +339,7 @@ func TestCancelStopsARunningSearch(t *testing.T) {
 	<-blocking.entered
 	// The step change is saved by the runner's next report; cancel once it is visible.
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if e, _ := rig.svc.Get(ctx, rig.org, started.ExecutionID); len(e.Steps) > 1 && e.Steps[1].Status == execution.Running {
+		if d, _ := rig.svc.Get(ctx, rig.org, started.ExecutionID); len(d.Execution.Steps) > 1 && d.Execution.Steps[1].Status == execution.Running {
 			break
 		}
 	}
@@ -354,7 +354,8 @@ func TestCancelStopsARunningSearch(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("the search kept running after its cancel")
 	}
-	e, _ := rig.svc.Get(ctx, rig.org, started.ExecutionID)
+	d, _ := rig.svc.Get(ctx, rig.org, started.ExecutionID)
+	e := d.Execution
 	if e.Status != execution.Failed || e.Error != execution.CanceledMessage || e.Steps[1].Status != execution.Failed {
 		t.Errorf("after cancel: %s %q steps %+v", e.Status, e.Error, e.Steps)
 	}
