@@ -155,18 +155,8 @@ func (s *Service) Get(ctx context.Context, organizationID, id string) (Detail, e
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Execution: e}
-	switch e.Status {
-	case execution.Running:
-		var p Progress
-		_ = json.Unmarshal(e.Progress, &p) // none saved yet: zero counts
-		d.Progress = &p
-	case execution.Completed:
-		var r Result
-		if json.Unmarshal(e.Result, &r) == nil {
-			d.Result = &r
-		}
-	}
+	d := Detail{Execution: e, Progress: execution.ProgressOf[Progress](e)}
+	d.Result, _ = execution.ResultOf[Result](e) // one that cannot be read is shown as none
 	return d, nil
 }
 

@@ -99,17 +99,9 @@ func (s *Service) Get(ctx context.Context, organizationID, id string) (Detail, e
 	if err := json.Unmarshal(e.Parameters, &d.Request); err != nil {
 		return Detail{}, fmt.Errorf("read parameters of %s: %w", e.ID, err)
 	}
-	switch e.Status {
-	case execution.Running:
-		var p Progress
-		_ = json.Unmarshal(e.Progress, &p) // none saved yet: zero counts
-		d.Progress = &p
-	case execution.Completed:
-		var r Result
-		if err := json.Unmarshal(e.Result, &r); err != nil {
-			return Detail{}, fmt.Errorf("read result of %s: %w", e.ID, err)
-		}
-		d.Result = &r
+	d.Progress = execution.ProgressOf[Progress](e)
+	if d.Result, err = execution.ResultOf[Result](e); err != nil {
+		return Detail{}, err
 	}
 	return d, nil
 }
