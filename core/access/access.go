@@ -71,7 +71,8 @@ type Store interface {
 
 	// Charge takes credits from an organization's balance atomically, never below zero.
 	Charge(ctx context.Context, organizationID string, credits int64) error
-	// Refund gives back credits charged for a start that then failed.
+	// Refund gives back credits charged for a search the caller waited on that then
+	// failed. An execution's start needs none: it charges in the transaction that starts it.
 	Refund(ctx context.Context, organizationID string, credits int64) error
 }
 
