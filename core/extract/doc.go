@@ -15,7 +15,7 @@
 //
 // StartURLs takes at most MaxURLs URLs. StartVendor extracts the listings a crawl found:
 // the vendor must have been crawled, or Parameters.CrawlID names the crawl to wait for.
-// The legacy endpoints extract while the caller waits instead (Service.ExtractNow, at
+// The legacy endpoints extract while the caller waits instead (Service.Extract, at
 // most MaxSyncURLs URLs).
 //
 // The work is done by a Pipeline, which the job queue calls for both kinds:

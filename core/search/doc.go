@@ -18,7 +18,7 @@
 //		fmt.Println(*hit.Product.Product.Title, hit.Score, hit.Reasons) // reasons such as "under $150"
 //	}
 //
-// Now is the synchronous search of v1; Mini returns at most MaxMiniResults results from a
+// Search is the synchronous search of v1; Mini returns at most MaxMiniResults results from a
 // smaller candidate pool; Filter is legacy /api/search, the query plus structured filters.
 //
 // The work is done by a Pipeline, over a Store that storage/postgres implements:
