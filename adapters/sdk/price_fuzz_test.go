@@ -17,16 +17,23 @@ func FuzzParsePrice(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v, ok := ParsePrice(s)
-		if ok && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
-			t.Fatalf("ParsePrice(%q) = %v", s, v)
-		}
-		if !ok && v != 0 {
-			t.Fatalf("ParsePrice(%q) = %v without ok", s, v)
-		}
+		checkAmount(t, "ParsePrice", s, v, ok)
 		if want, wantOK := referenceParsePrice(s); v != want || ok != wantOK {
 			t.Fatalf("ParsePrice(%q) = %v, %v; the reference reads %v, %v", s, v, ok, want, wantOK)
 		}
 	})
+}
+
+// checkAmount fails t unless a parser, given s, answered a finite, non-negative amount,
+// or none and 0.
+func checkAmount(t *testing.T, parser, s string, v float64, ok bool) {
+	t.Helper()
+	if ok && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+		t.Fatalf("%s(%q) = %v", parser, s, v)
+	}
+	if !ok && v != 0 {
+		t.Fatalf("%s(%q) = %v without ok", parser, s, v)
+	}
 }
 
 // referenceParsePrice is ParsePrice as first written, over a rune slice and through

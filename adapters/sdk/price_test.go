@@ -24,6 +24,19 @@ func TestParsePrice(t *testing.T) {
 		{"19.90 24.99", 19.90, true},
 		{"12 500 Ft", 12500, true},
 		{"2 x 5,00", 2, true},
+		{"1'234.56", 1234.56, true},
+		{"1 234,56", 1234.56, true},
+		{"12,-", 12, true},
+		{"12,–", 12, true},
+		{"₩30,000", 30000, true},
+		{"NT$2,320", 2320, true},
+		{"¥1,280", 1280, true},
+		{"R$ 99,90", 99.9, true},
+		{"29.990 CLP", 29990, true},
+		{"1,23,456.00", 123456, true},
+		{"1,23,456", 123456, true},
+		{"12.500 KWD", 12500, true}, // ParseAmount knows dinars have three decimals
+		{"٣٤٥", 0, false},           // ParseAmount reads other scripts' digits
 		{"free", 0, false},
 		{"", 0, false},
 	} {
