@@ -94,6 +94,7 @@ var storeSymbols = [...]cldr.Symbol{
 	{Code: "KRW", Key: "원"},
 	{Code: "RUB", Key: "руб"},
 	{Code: "UAH", Key: "грн"},
+	{Code: "KZT", Key: "тг"},
 	{Code: "CHF", Key: "fr"},
 	{Code: "TRY", Key: "tl"},
 	{Code: "RON", Key: "lei"},

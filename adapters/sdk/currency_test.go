@@ -88,6 +88,7 @@ func TestCurrencyForReadsSymbolsInThePageLocale(t *testing.T) {
 		{"руб.", none, "RUB"},
 		{"₴", none, "UAH"},
 		{"грн", none, "UAH"},
+		{"тг.", Locale{Language: "ru", Territory: "KZ"}, "KZT"},
 		{"₺", none, "TRY"},
 		{"TL", Locale{Language: "tr", Territory: "TR"}, "TRY"},
 		{"₩", none, "KRW"},

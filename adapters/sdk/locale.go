@@ -132,14 +132,7 @@ func PageLocale(page *Doc, pageURL string) Locale {
 		s.ContentLanguage = root.SelectOne(`meta[http-equiv="content-language" i]`).Attr("content")
 	}
 	if links := Nodes(root.Select("link[hreflang][href]")); len(links) > 0 {
-		langs, hrefs := links.Attr("hreflang"), links.Attr("href")
-		for i, href := range hrefs {
-			if samePage(pageURL, href) && ParseLocale(langs[i]).Language != "" {
-				// The page's own tag; "x-default" names no locale.
-				s.HrefLang = langs[i]
-				break
-			}
-		}
+		s.HrefLang = ownHrefLang(pageURL, links.Attr("hreflang"), links.Attr("href"))
 	}
 	l := s.Locale()
 	if l.Territory == "" {
@@ -233,21 +226,35 @@ const genericCountryDomains wordSet = "ai cc co fm gg io la ly me ms nu sh st to
 // secondLevelDomains are the labels registries put under a country-code domain.
 const secondLevelDomains wordSet = "ac co com edu gob gov ltd ne net nom or org plc"
 
-// samePage reports whether href, resolved against pageURL, is pageURL: the same host
-// (with or without "www.") and path (with or without a final slash).
-func samePage(pageURL, href string) bool {
+// ownHrefLang returns the hreflang of the alternate link (hrefs[i], langs[i]) that
+// points at pageURL itself: the one with the same address, query included, else the only
+// one with the same host and path ("?variant=2" pages share their product's alternates;
+// "?_ul=EC" alternates differ by their query alone). "x-default" names no locale.
+func ownHrefLang(pageURL string, langs, hrefs []string) string {
 	base, err := url.Parse(pageURL)
 	if err != nil {
-		return false
+		return ""
 	}
-	ref, err := base.Parse(strings.TrimSpace(href))
-	if err != nil {
-		return false
+	var samePath []string
+	for i, href := range hrefs {
+		ref, err := base.Parse(strings.TrimSpace(href))
+		if err != nil || ParseLocale(langs[i]).Language == "" || pageKey(ref) != pageKey(base) {
+			continue
+		}
+		if ref.RawQuery == base.RawQuery {
+			return langs[i]
+		}
+		samePath = append(samePath, langs[i])
 	}
-	key := func(u *url.URL) string {
-		return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") + strings.TrimSuffix(u.EscapedPath(), "/")
+	if len(samePath) == 1 {
+		return samePath[0]
 	}
-	return key(base) == key(ref)
+	return ""
+}
+
+// pageKey is u's host, without "www.", and path, without a final slash.
+func pageKey(u *url.URL) string {
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") + strings.TrimSuffix(u.EscapedPath(), "/")
 }
 
 func isASCIILetters(s string) bool {
