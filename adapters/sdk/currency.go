@@ -52,8 +52,15 @@ func currencyOfSymbol(symbol, local string, loc Locale) string {
 			candidates = append(candidates, e.Code)
 		}
 	}
-	if local != "" && (slices.Contains(candidates, local) || (len(candidates) == 0 || !hasLetter(key)) && sameFamily(key, local)) {
-		return local
+	if local != "" {
+		if slices.Contains(candidates, local) {
+			return local
+		}
+		// A form of the page's currency's symbol with letters dropped or added ("$" of
+		// "MX$", "S$" of "$"), unless its letters name another currency ("US$").
+		if (len(candidates) == 0 || !hasLetter(key)) && sameFamily(key, local) {
+			return local
+		}
 	}
 	if id := loc.String(); id != "" {
 		for _, code := range candidates {
@@ -71,7 +78,7 @@ func currencyOfSymbol(symbol, local string, loc Locale) string {
 		return candidates[0]
 	}
 	for _, code := range candidates {
-		if cldr.SymbolsOf(code)[0].Key == key {
+		if symbols := cldr.SymbolsOf(code); len(symbols) > 0 && symbols[0].Key == key {
 			// The currency English writes so: "$" is USD, "¥" JPY, "£" GBP.
 			return code
 		}

@@ -32,7 +32,10 @@ func ParseLocale(tag string) Locale {
 			if (len(part) != 2 && len(part) != 3) || !isASCIILetters(part) {
 				return Locale{}
 			}
-			l.Language = strings.ToLower(part)
+			if !strings.EqualFold(part, "und") {
+				// "und" is an undetermined language: the territory may still be known.
+				l.Language = strings.ToLower(part)
+			}
 		case len(part) == 4 && isASCIILetters(part) && l.Script == "" && l.Territory == "":
 			l.Script = strings.ToUpper(part[:1]) + strings.ToLower(part[1:])
 		case len(part) == 2 && isASCIILetters(part) && l.Territory == "":

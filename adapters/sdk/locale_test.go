@@ -23,6 +23,7 @@ func TestParseLocaleReadsTagsAsPagesWriteThem(t *testing.T) {
 		"de-AT, de;q=0.9":   {Language: "de", Territory: "AT"},
 		"en-GB-oxendict":    {Language: "en", Territory: "GB"},
 		"x-default":         {},
+		"und-CA":            {Territory: "CA"},
 		"english":           {},
 		"":                  {},
 		"*":                 {},
