@@ -3,6 +3,8 @@ package html
 import (
 	"net/url"
 	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
 // resolver resolves a page's links against the page's URL.
@@ -23,6 +25,16 @@ type resolver struct {
 	origin string
 	// web reports whether the page's URL is an http(s) one.
 	web bool
+}
+
+// docLinks is the resolver of a document's relative links: against the final URL after
+// redirects, else the requested one; false when that is not a URL with a host.
+func docLinks(d *sdk.Doc) (*resolver, bool) {
+	raw := d.URL
+	if d.FinalURL != "" {
+		raw = d.FinalURL
+	}
+	return resolverOf(raw)
 }
 
 // resolverOf is the resolver of the page at raw, false when raw is not a URL with a
@@ -56,67 +68,6 @@ func (s *resolver) base() *url.URL {
 		s.parsed, _ = url.Parse(s.page)
 	}
 	return s.parsed
-}
-
-// plainPage reports whether raw is an http(s) URL that net/url parses and writes back as
-// it is, with a host and without user info: a plainSite followed, perhaps, by a query of
-// plain's characters and no fragment. It returns raw's origin, its scheme and host.
-func plainPage(raw string) (origin string, ok bool) {
-	site, query, _ := strings.Cut(raw, "?")
-	if origin, ok = plainSite(site); !ok {
-		return "", false
-	}
-	for i := 0; i < len(query); i++ {
-		if plainBytes[query[i]]&plainInQuery == 0 {
-			return "", false
-		}
-	}
-	return origin, true
-}
-
-// plainSite reports whether u is "http://" or "https://" followed by a host and a path of
-// plainWord's characters and slashes, perhaps a port between, and no "." or ".." segment:
-// a URL that net/url parses and writes back unchanged. It returns u's origin, its scheme
-// and host.
-func plainSite(u string) (origin string, ok bool) {
-	rest, ok := strings.CutPrefix(u, "http://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
-			return "", false
-		}
-	}
-	host, path, _ := strings.Cut(rest, "/")
-	name, port, hasPort := strings.Cut(host, ":")
-	if name == "" || !plainWord(name) || hasPort && !digits(port) {
-		return "", false
-	}
-	for _, segment := range strings.Split(path, "/") {
-		if segment == "." || segment == ".." || segment != "" && !plainWord(segment) {
-			return "", false
-		}
-	}
-	return u[:len(u)-len(rest)+len(host)], true
-}
-
-// digits reports whether s is one or more ASCII digits.
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// plainWord reports whether s holds only letters, digits and "-._~", which URLs and
-// their queries carry as they are.
-func plainWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if plainBytes[s[i]]&plainInPath == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // siteLink is a URL of the page's own site: in full, without its fragment, and its path.
@@ -239,6 +190,67 @@ func (s *resolver) plainSegments(href string, segs *[]string) (siteLink, bool) {
 		return siteLink{url: href, path: path}, true
 	}
 	return siteLink{url: s.origin + href, path: path}, true
+}
+
+// plainPage reports whether raw is an http(s) URL that net/url parses and writes back as
+// it is, with a host and without user info: a plainSite followed, perhaps, by a query of
+// plain's characters and no fragment. It returns raw's origin, its scheme and host.
+func plainPage(raw string) (origin string, ok bool) {
+	site, query, _ := strings.Cut(raw, "?")
+	if origin, ok = plainSite(site); !ok {
+		return "", false
+	}
+	for i := 0; i < len(query); i++ {
+		if plainBytes[query[i]]&plainInQuery == 0 {
+			return "", false
+		}
+	}
+	return origin, true
+}
+
+// plainSite reports whether u is "http://" or "https://" followed by a host and a path of
+// plainWord's characters and slashes, perhaps a port between, and no "." or ".." segment:
+// a URL that net/url parses and writes back unchanged. It returns u's origin, its scheme
+// and host.
+func plainSite(u string) (origin string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return "", false
+		}
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	name, port, hasPort := strings.Cut(host, ":")
+	if name == "" || !plainWord(name) || hasPort && !digits(port) {
+		return "", false
+	}
+	for _, segment := range strings.Split(path, "/") {
+		if segment == "." || segment == ".." || segment != "" && !plainWord(segment) {
+			return "", false
+		}
+	}
+	return u[:len(u)-len(rest)+len(host)], true
+}
+
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// plainWord reports whether s holds only letters, digits and "-._~", which URLs and
+// their queries carry as they are.
+func plainWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if plainBytes[s[i]]&plainInPath == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // plainBytes classes the bytes plain accepts: in a path segment, letters, digits and

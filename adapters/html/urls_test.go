@@ -160,22 +160,3 @@ func mustParse(t *testing.T, raw string) *url.URL {
 	}
 	return u
 }
-
-// FuzzSegments: segments reads any path as lower-casing the whole path, then splitting
-// it at slashes and dropping the empty pieces, would.
-func FuzzSegments(f *testing.F) {
-	for _, p := range []string{"", "/", "//a//B/", "/Collections/Summer-Sale", "/KATEGORIE/Über/x", "/a\xffB/c", "/İ/ß"} {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		var want []string
-		for _, s := range strings.Split(strings.ToLower(p), "/") {
-			if s != "" {
-				want = append(want, s)
-			}
-		}
-		if got := segments(p, nil); !slices.Equal(got, want) {
-			t.Fatalf("segments(%q) = %q, want %q", p, got, want)
-		}
-	})
-}

@@ -1,11 +1,3 @@
-// Package html is the built-in generic adapter of last resort: heuristics over the markup
-// of pages with little structured data (OpenGraph and product meta tags, itemprop
-// attributes, the page heading). It runs after the platform and JSON-LD adapters and only
-// fills their gaps.
-// When the markup says little, it reads the page as a shopper does (signals.go): the
-// displayed price after the title, the stock line, the buy button, a labelled SKU.
-// For stores no platform adapter claims it also discovers categories and lists their
-// products (browse.go), so such stores can be crawled.
 package html
 
 import (
@@ -14,15 +6,6 @@ import (
 
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
-
-// Adapter is the HTML heuristics adapter.
-type Adapter struct{}
-
-// Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
-// the module needs (adapters/builtin/README.md).
-const Version = "1.6.2"
-
-func (Adapter) Info() sdk.Info { return sdk.Info{Name: "html", Version: Version} }
 
 // Extract reads the product signals of the page's markup.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
@@ -115,4 +98,31 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		}
 	}
 	return p, nil
+}
+
+// schemaProduct reports whether the page's JSON-LD or microdata describes a product, and
+// whether that product is offered at a price.
+func schemaProduct(page *sdk.Doc) (product, offered bool) {
+	for _, entities := range []sdk.Value{page.JSONLD(), page.Microdata()} {
+		for _, e := range entities.Array() {
+			t := strings.ToLower(e.Get("@type").Raw())
+			if !strings.Contains(t, "product") && !strings.Contains(t, "offer") {
+				continue
+			}
+			product = true
+			if e.Get("offers").Exists() || e.Get("price").Exists() {
+				return true, true
+			}
+		}
+	}
+	return product, false
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,13 +3,21 @@ package html
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stockroom/stockroom/adapters/kit"
 	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
+	"github.com/stockroom/stockroom/core/adapter"
 )
+
+const site = "https://corner.example"
+
+func htmlDoc(u, body string) *adapter.Document {
+	return &adapter.Document{URL: u, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte(body)}
+}
 
 // TestSavedPages runs the guest over testdata with the authoring kit, as
 // `stockroom adapter test` does.

@@ -1,0 +1,55 @@
+package html
+
+import (
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// Discover lists the categories the home page links to: every link of its menus (nav,
+// header, anything marked as a menu) that is not a product, the home or store machinery,
+// and anywhere on the page links whose path says category.
+func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
+	page := c.Page()
+	if page == nil || !page.OK() {
+		return nil, sdk.Fail("no home page")
+	}
+	urls, ok := docLinks(page)
+	if !ok {
+		return nil, sdk.Fail("bad site URL %q", c.URL())
+	}
+	root := page.HTML()
+	var out []sdk.Collection
+	seen := map[string]bool{}
+	var segs []string
+	add := func(a sdk.Node, inMenu bool) {
+		segs = segs[:0]
+		u, ok := urls.linkSegments(a.Attr("href"), &segs)
+		if !ok {
+			return
+		}
+		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
+			return
+		}
+		if !inMenu && !isCategoryPath(segs) {
+			return
+		}
+		key := u.url
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, sdk.Collection{URL: key, Handle: segs[len(segs)-1], Title: a.Text()})
+	}
+	menus := "//nav//a[@href] | //header//a[@href] | //*[@role='navigation']//a[@href]" +
+		" | //*[contains(@class,'menu') or contains(@id,'menu')]//a[@href]"
+	for _, a := range root.Find(menus) {
+		// Breadcrumbs are navigation too, but lead up, not across.
+		if a.FindOne("ancestor::*[contains(@class,'breadcrumb') or @aria-label='Breadcrumb' or @aria-label='breadcrumb']").Exists() {
+			continue
+		}
+		add(a, true)
+	}
+	for _, a := range root.Find("//a[@href]") {
+		add(a, false)
+	}
+	return out, nil
+}
