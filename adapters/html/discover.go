@@ -12,7 +12,7 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	if page == nil || !page.OK() {
 		return nil, sdk.Fail("no home page")
 	}
-	urls, ok := docLinks(page)
+	urls, ok := docResolver(page)
 	if !ok {
 		return nil, sdk.Fail("bad site URL %q", c.URL())
 	}
@@ -26,7 +26,7 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 		if !ok {
 			return
 		}
-		if len(segs) == 0 || isProductPath(segs) || isExcluded(segs) {
+		if len(segs) == 0 || isProductPath(segs) || isExcludedPath(segs) {
 			return
 		}
 		if !inMenu && !isCategoryPath(segs) {

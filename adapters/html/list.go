@@ -31,7 +31,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if !d.OK() {
 		return sdk.Page{}, sdk.Fail("collection page %s: %s", target, d.Failure())
 	}
-	urls, ok := docLinks(d)
+	urls, ok := docResolver(d)
 	if !ok {
 		return sdk.Page{}, sdk.Fail("bad page URL %q", target)
 	}
@@ -40,9 +40,9 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	// Where each link leads comes in one host call for the page: asked link by link, it
 	// was a call per link.
 	hrefs := sdk.Nodes(links).Attr("href")
-	items, tiles := listings(links, hrefs, urls)
+	items, tiles := readTiles(links, hrefs, urls)
 	out := sdk.Page{Listings: items}
-	if next := followingPage(c.URL(), target, root, links, hrefs, tiles, urls); next != "" && next != target && next != c.URL() {
+	if next := nextPage(c.URL(), target, root, links, hrefs, tiles, urls); next != "" && next != target && next != c.URL() {
 		out.Next = next
 		// A collection states its size on every page; once the host knows it (from an
 		// earlier page), reading it again is work for nothing: 4 % of the guest's work on

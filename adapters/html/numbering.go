@@ -39,19 +39,19 @@ func pagesAhead(first, next string, last int) []string {
 // pageTemplate returns the URL of page n of the collection whose first page is first and
 // second page next, or nil when it cannot tell how their site numbers pages.
 func pageTemplate(first, next string) func(n int) string {
-	if n, at := numbering(first, next); n == 2 {
-		return at
+	if n, pageURL := pageNumbering(first, next); n == 2 {
+		return pageURL
 	}
 	return nil
 }
 
-// numbering reads page, a page of the collection whose first page is first, as the site's
-// page n (2 or more), and returns n and the URL of any page of that numbering: at(n) is
+// pageNumbering reads page, a page of the collection whose first page is first, as the site's
+// page n (2 or more), and returns n and the URL of any page of that pageNumbering: pageURL(n) is
 // page itself. It returns 0 and nil when page is not numbered in a way it can tell (see
 // pagesAhead).
-func numbering(first, page string) (n int, at func(n int) string) {
-	if n, at := plainQueryNumbering(first, page); at != nil {
-		return n, at
+func pageNumbering(first, page string) (n int, pageURL func(n int) string) {
+	if n, pageURL := plainQueryNumbering(first, page); pageURL != nil {
+		return n, pageURL
 	}
 	return parsedNumbering(first, page)
 }
@@ -80,7 +80,7 @@ func plainQueryNumbering(first, page string) (int, func(n int) string) {
 }
 
 // parsedNumbering is numbering through net/url, for any shape of URL.
-func parsedNumbering(first, page string) (n int, at func(n int) string) {
+func parsedNumbering(first, page string) (n int, pageURL func(n int) string) {
 	f, err := url.Parse(first)
 	if err != nil {
 		return 0, nil
@@ -142,21 +142,21 @@ func queryNumbering(first, page *url.URL) (int, func(n int) string) {
 	// the query (a size, a filter) is left alone.
 	params := strings.Split(page.RawQuery, "&")
 	value := strconv.Itoa(number)
-	at := -1
+	paramIndex := -1
 	for i, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		if uk, err := url.QueryUnescape(k); err == nil && uk == key && v == value {
-			at = i
+			paramIndex = i
 		}
 	}
-	if at < 0 {
+	if paramIndex < 0 {
 		return 0, nil
 	}
 	base := *page
 	return number, func(n int) string {
 		p := append([]string(nil), params...)
-		k, _, _ := strings.Cut(p[at], "=")
-		p[at] = k + "=" + strconv.Itoa(n)
+		k, _, _ := strings.Cut(p[paramIndex], "=")
+		p[paramIndex] = k + "=" + strconv.Itoa(n)
 		u := base
 		u.RawQuery = strings.Join(p, "&")
 		return u.String()

@@ -74,7 +74,7 @@ func TestNumberingReadsALaterPage(t *testing.T) {
 		{site + "/c", site + "/c", 0, ""},
 		{site + "/c", site + "/c?after=abc", 0, ""},
 	} {
-		n, at := numbering(c.first, c.page)
+		n, at := pageNumbering(c.first, c.page)
 		if n != c.n || (at == nil) != (c.n == 0) {
 			t.Errorf("%s of %s: page %d (numbered: %v), want %d", c.page, c.first, n, at != nil, c.n)
 			continue

@@ -7,7 +7,7 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// followingPage is the page after target, a page of the collection whose first page is
+// nextPage is the page after target, a page of the collection whose first page is
 // collection: when target is a page of the site's numbering (as those a first page names
 // ahead are) and links to the next number's page, that page; otherwise what nextPage
 // finds. Most of a crawl's pages are named ahead, and on those the link to the next
@@ -17,24 +17,24 @@ import (
 // work (BenchmarkListPage/html-later). A page that links to the next number but labels
 // the link with an icon alone goes on too, where nextPage would have ended the
 // collection there.
-func followingPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls *resolver) string {
+func nextPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls *resolver) string {
 	if target == collection {
 		// The first page, no page of its numbering: nothing to read.
-		return nextPage(root, links, tiles, urls)
+		return markedNextPage(root, links, tiles, urls)
 	}
-	if n, at := numbering(collection, target); at != nil {
-		if want := at(n + 1); linksTo(hrefs, tiles, want, urls) {
+	if n, pageURL := pageNumbering(collection, target); pageURL != nil {
+		if want := pageURL(n + 1); linksToPage(hrefs, tiles, want, urls) {
 			return want
 		}
 	}
-	return nextPage(root, links, tiles, urls)
+	return markedNextPage(root, links, tiles, urls)
 }
 
-// linksTo reports whether a link other than a tile's (hrefs and tiles as followingPage
+// linksToPage reports whether a link other than a tile's (hrefs and tiles as followingPage
 // has them) leads to want, a URL of the page's site. The link is taken as written, in
 // full or from the root, or relative as a tail of want ("?page=3") and then resolved;
 // written otherwise, it is not seen, and followingPage falls back on nextPage.
-func linksTo(hrefs []string, tiles []bool, want string, urls *resolver) bool {
+func linksToPage(hrefs []string, tiles []bool, want string, urls *resolver) bool {
 	fromRoot := want
 	if urls.origin != "" {
 		fromRoot = strings.TrimPrefix(want, urls.origin)
@@ -53,10 +53,10 @@ func linksTo(hrefs []string, tiles []bool, want string, urls *resolver) bool {
 	return false
 }
 
-// nextPage finds the following page of a listing: rel="next" (link or anchor), else the
+// markedNextPage finds the following page of a listing: rel="next" (link or anchor), else the
 // first of the page's links, other than its tiles' (tiles[i] for links[i]), whose text or
 // label says next, or which is only a forward arrow.
-func nextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolver) string {
+func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolver) string {
 	resolve := func(href string) string {
 		u, _ := urls.link(href)
 		return u.url

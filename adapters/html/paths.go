@@ -5,14 +5,14 @@ import (
 	"unicode/utf8"
 )
 
-// segments appends to buf the non-empty, lower-cased segments of a URL path; a page's
+// pathSegments appends to buf the non-empty, lower-cased pathSegments of a URL path; a page's
 // links reuse one buffer. One pass over the path, lower-casing only a segment that needs
 // it, and for most bytes a table lookup and nothing else: in a guest every branch taken
 // costs, and every link of a page comes through here.
-func segments(p string, buf []string) []string {
+func pathSegments(p string, buf []string) []string {
 	start, lower := 0, true
 	for i := 0; i < len(p); i++ {
-		if segmentMarks[p[i]] {
+		if slashOrMaybeUpper[p[i]] {
 			if p[i] != '/' {
 				lower = false
 				continue
@@ -36,9 +36,9 @@ func appendSegment(buf []string, s string, lower bool) []string {
 	return append(buf, s)
 }
 
-// segmentMarks are the bytes segments looks at twice: the slash, and those that may need
+// slashOrMaybeUpper are the bytes segments looks at twice: the slash, and those that may need
 // lower-casing (upper-case ASCII letters, any byte of a multi-byte character).
-var segmentMarks = func() (t [256]bool) {
+var slashOrMaybeUpper = func() (t [256]bool) {
 	for c := range t {
 		t[c] = c == '/' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
 	}
@@ -62,7 +62,7 @@ func isCategoryPath(segs []string) bool {
 	return len(segs) >= 2 && isCategorySegment(segs[0])
 }
 
-func isExcluded(segs []string) bool {
+func isExcludedPath(segs []string) bool {
 	for _, s := range segs {
 		if isExcludedSegment(s) {
 			return true

@@ -19,7 +19,7 @@ func FuzzSegments(f *testing.F) {
 				want = append(want, s)
 			}
 		}
-		if got := segments(p, nil); !slices.Equal(got, want) {
+		if got := pathSegments(p, nil); !slices.Equal(got, want) {
 			t.Fatalf("segments(%q) = %q, want %q", p, got, want)
 		}
 	})

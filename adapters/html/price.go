@@ -10,7 +10,7 @@ import (
 // says price, not struck out and not a price of another kind, whose short text holds an
 // amount, in the smallest block around the page's title (its first non-empty h1) that
 // has one.
-func displayedPrice(root sdk.Node) (shown, bool) {
+func displayedPrice(root sdk.Node) (shownPrice, bool) {
 	// The smallest block around the title that shows a price holds the product's own: a
 	// related product's price sits further out. Without a title to anchor on, the first
 	// price of a page is as likely a mini-cart's or a banner's as the product's: no guess.
@@ -19,28 +19,28 @@ func displayedPrice(root sdk.Node) (shown, bool) {
 	scope := root.FindOne("(//h1[normalize-space()])[1]")
 	for level := 0; scope.Exists() && level <= maxPriceLevels; level++ {
 		if f, cur, ok := firstPrice(scope); ok {
-			return shown{amount: f, currency: cur, level: level, prices: pricesUnder(scope)}, true
+			return shownPrice{amount: f, currency: cur, levelsAboveTitle: level, pricesInBlock: pricesUnder(scope)}, true
 		}
 		scope = scope.FindOne("..")
 	}
-	return shown{}, false
+	return shownPrice{}, false
 }
 
 // maxPriceLevels bounds how far above the title displayedPrice looks.
 const maxPriceLevels = 8
 
-// shown is a displayed price: its amount and currency, how many levels above the title
+// shownPrice is a displayed price: its amount and currency, how many levels above the title
 // the block holding it is, and how many prices that block shows.
-type shown struct {
-	amount   float64
-	currency string
-	level    int
-	prices   int
+type shownPrice struct {
+	amount           float64
+	currency         string
+	levelsAboveTitle int
+	pricesInBlock    int
 }
 
-// alone reports whether the price sits right by the title, on its own: a product's
+// isAloneByTitle reports whether the price sits right by the title, on its own: a product's
 // heading block, not a listing's grid of tiles.
-func (s shown) alone() bool { return s.level <= 3 && s.prices <= 2 }
+func (s shownPrice) isAloneByTitle() bool { return s.levelsAboveTitle <= 3 && s.pricesInBlock <= 2 }
 
 // firstPrice returns the first shown price under scope, in document order.
 func firstPrice(scope sdk.Node) (float64, string, bool) {
@@ -49,7 +49,7 @@ func firstPrice(scope sdk.Node) (float64, string, bool) {
 			break
 		}
 		desc := strings.ToLower(n.Attr("id") + " " + n.Attr("class"))
-		if containsAny(desc, priceNots) {
+		if containsAny(desc, otherPriceWords) {
 			continue
 		}
 		t := n.Text()
@@ -87,9 +87,9 @@ func pricesUnder(n sdk.Node) int {
 var priceWords = []string{"price", "preis", "prix", "prezzo", "precio", "preco", "preço", "cena", "cijena", "prijs", "pris", "hinta",
 	"fiyat", "цена", "ціна"}
 
-// priceHints are id and class words of the shown price's element; priceNots those of
+// priceHints are id and class words of the shown price's element; otherPriceWords those of
 // prices that are not the one to pay (struck-out, per unit, savings, shipping).
-var priceNots = []string{"old", "was", "strike", "regular", "list", "compare", "before", "original", "save", "saving",
+var otherPriceWords = []string{"old", "was", "strike", "regular", "list", "compare", "before", "original", "save", "saving",
 	"discount", "unit", "per-", "shipping", "delivery", "range", "from", "instal", "month", "crossed", "rrp", "uvp", "msrp", "vat-excl", "excl"}
 
 // netWords say a price is before tax.

@@ -43,7 +43,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	// product code.
 	single := buy+unbuyable > 0 && buy+unbuyable <= 3 && root.FindOne("//h1").Exists()
 	price, priced := displayedPrice(root)
-	single = single || priced && price.alone()
+	single = single || priced && price.isAloneByTitle()
 	if ogType != "product" && ogType != "og:product" && amount == "" && !schema && !single && !(stockSaid && sku != "") {
 		return nil, sdk.NonProduct("no product markup")
 	}

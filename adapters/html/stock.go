@@ -20,9 +20,9 @@ func stockLine(root sdk.Node) (in, ok bool) {
 		}
 		v = strings.ToLower(v)
 		switch {
-		case strings.Contains(v, "outofstock") || strings.Contains(v, "soldout") || strings.Contains(v, "discontinued") || containsAny(v, outWords):
+		case strings.Contains(v, "outofstock") || strings.Contains(v, "soldout") || strings.Contains(v, "discontinued") || containsAny(v, outOfStockWords):
 			return false, true
-		case strings.Contains(v, "instock") || strings.Contains(v, "preorder") || strings.Contains(v, "limitedavailability") || containsAny(v, inWords):
+		case strings.Contains(v, "instock") || strings.Contains(v, "preorder") || strings.Contains(v, "limitedavailability") || containsAny(v, inStockWords):
 			return true, true
 		}
 	}
@@ -40,10 +40,10 @@ func stockLine(root sdk.Node) (in, ok bool) {
 		if t == "" || len(t) > 120 {
 			continue
 		}
-		if containsAny(t, outWords) {
+		if containsAny(t, outOfStockWords) {
 			return false, true
 		}
-		if containsAny(t, inWords) {
+		if containsAny(t, inStockWords) {
 			return true, true
 		}
 	}
@@ -58,18 +58,18 @@ func stockLine(root sdk.Node) (in, ok bool) {
 		} else {
 			t = strings.ToLower(n.TextOf("following::text()[normalize-space(.)][1]"))
 		}
-		if containsAny(t, outWords) {
+		if containsAny(t, outOfStockWords) {
 			return false, true
 		}
-		if containsAny(t, inWords) {
+		if containsAny(t, inStockWords) {
 			return true, true
 		}
 	}
 	return false, false
 }
 
-// outWords and inWords are stock lines: sold out, and available to buy.
-var outWords = []string{
+// outOfStockWords and inWords are stock lines: sold out, and available to buy.
+var outOfStockWords = []string{
 	"out of stock", "sold out", "currently unavailable", "not available", "unavailable", "no longer available", "not in stock",
 	"nicht verfügbar", "nicht lieferbar", "ausverkauft", "nicht auf lager", "vergriffen", "épuisé", "rupture de stock", "indisponible",
 	"non disponible", "non disponibile", "esaurito", "agotado", "sin stock", "no disponible", "esgotado", "indisponível",
@@ -78,7 +78,7 @@ var outWords = []string{
 	"tükendi", "stokta yok", "缺貨", "售完", "在庫切れ", "품절", "غير متوفر",
 }
 
-var inWords = []string{
+var inStockWords = []string{
 	"in stock", "available", "em stock", "auf lager", "lieferbar", "sofort verfügbar", "verfügbar", "en stock", "disponible", "disponibile",
 	"in magazzino", "disponibilità immediata", "en existencia", "em estoque", "disponível", "dostępny", "na stanie", "w magazynie",
 	"skladem", "na sklade", "raktáron", "készleten", "в наличии", "є в наявності", "op voorraad", "leverbaar", "på lager",

@@ -6,51 +6,51 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// listings reads the product tiles of a listing page from its links (hrefs[i] is
+// readTiles reads the product tiles of a listing page from its links (hrefs[i] is
 // links[i]'s target): links to product-like paths, or, when the store's paths say
 // nothing, links that wrap an image and sit by a price. tiles[i] reports whether links[i]
 // was read as a tile's link.
-func listings(links []sdk.Node, hrefs []string, urls *resolver) (out []sdk.Listing, tiles []bool) {
+func readTiles(links []sdk.Node, hrefs []string, urls *resolver) (out []sdk.Listing, tiles []bool) {
 	// Which links sit in menus comes in one host call for the whole page: asked link by
 	// link, it was a call per link.
-	menus := sdk.Nodes(links).Ancestor(chrome)
+	menus := sdk.Nodes(links).Ancestor(siteFrame)
 	anchors := make([]int, 0, len(links)) // links outside menus, by index
 	for i := range links {
 		if !menus[i].Exists() {
 			anchors = append(anchors, i)
 		}
 	}
-	picked := make([]pick, 0, len(anchors))
+	picked := make([]tileLink, 0, len(anchors))
 	var segs []string
 	for _, i := range anchors {
 		segs = segs[:0]
 		u, ok := urls.linkSegments(hrefs[i], &segs)
-		if ok && isProductPath(segs) && !isExcluded(segs) {
-			picked = append(picked, pick{i, u.url})
+		if ok && isProductPath(segs) && !isExcludedPath(segs) {
+			picked = append(picked, tileLink{i, u.url})
 		}
 	}
 	if len(picked) == 0 {
-		picked = imageTiles(links, hrefs, anchors, urls)
+		picked = imageTileLinks(links, hrefs, anchors, urls)
 	}
 	tiles = make([]bool, len(links))
-	return build(links, picked, urls, tiles), tiles
+	return buildListings(links, picked, urls, tiles), tiles
 }
 
-// chrome selects the page's header, menus, footer and breadcrumbs, where product links
+// siteFrame selects the page's header, menus, footer and breadcrumbs, where product links
 // are featured items, not the collection's.
-const chrome = "header, nav, footer, [role=navigation]"
+const siteFrame = "header, nav, footer, [role=navigation]"
 
-// pick is a link read as a product tile's: its index among the page's links, and the
+// tileLink is a link read as a product tile's: its index among the page's links, and the
 // product's URL.
-type pick struct {
-	link int
-	url  string
+type tileLink struct {
+	linkIndex int
+	url       string
 }
 
-// imageTiles picks the tiles of a page whose paths say nothing: repeated links around an
+// imageTileLinks picks the tiles of a page whose paths say nothing: repeated links around an
 // image with a price beside, among the links at anchors (hrefs[i] is links[i]'s target).
-func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls *resolver) []pick {
-	var cands []pick
+func imageTileLinks(links []sdk.Node, hrefs []string, anchors []int, urls *resolver) []tileLink {
+	var candidates []tileLink
 	var segs []string
 	for _, i := range anchors {
 		a := links[i]
@@ -62,47 +62,47 @@ func imageTiles(links []sdk.Node, hrefs []string, anchors []int, urls *resolver)
 		if !ok || u.url == urls.page {
 			continue
 		}
-		if len(segs) == 0 || isExcluded(segs) || isCategoryPath(segs) {
+		if len(segs) == 0 || isExcludedPath(segs) || isCategoryPath(segs) {
 			continue
 		}
 		tile := tileOf(a)
-		if !ownTile(a, tile) {
+		if !isOwnTile(a, tile) {
 			continue
 		}
 		if _, ok := tilePrice(tile); !ok {
 			continue
 		}
-		cands = append(cands, pick{i, u.url})
+		candidates = append(candidates, tileLink{i, u.url})
 	}
 	// One image link by a price is a banner; a grid repeats.
-	if len(cands) < 2 {
+	if len(candidates) < 2 {
 		return nil
 	}
-	return cands
+	return candidates
 }
 
-// build makes a listing of each URL picked, in order, filled from the first link to it
+// buildListings makes a listing of each URL picked, in order, filled from the first link to it
 // and completed from the others; it marks the picked links in tiles.
-func build(links []sdk.Node, picked []pick, urls *resolver, tiles []bool) []sdk.Listing {
+func buildListings(links []sdk.Node, picked []tileLink, urls *resolver, tiles []bool) []sdk.Listing {
 	// Sized once: a guest pays for each time a list grows.
 	out := make([]sdk.Listing, 0, len(picked))
 	firsts := make(sdk.Nodes, 0, len(picked)) // the first link to each listing
-	var repeats []pick                        // links to a listing already made, in page order
+	var repeats []tileLink                    // links to a listing already made, in page order
 	seen := make(map[string]int, len(picked))
 	for _, p := range picked {
-		tiles[p.link] = true
+		tiles[p.linkIndex] = true
 		if _, ok := seen[p.url]; ok {
 			repeats = append(repeats, p)
 			continue
 		}
 		seen[p.url] = len(out)
 		out = append(out, sdk.Listing{URL: p.url})
-		firsts = append(firsts, links[p.link])
+		firsts = append(firsts, links[p.linkIndex])
 	}
-	fillFirst(out, firsts, urls)
+	fillListings(out, firsts, urls)
 	for _, p := range repeats {
 		// A tile often links twice (image and name): complete the first from the second.
-		fill(&out[seen[p.url]], links[p.link], urls)
+		completeListing(&out[seen[p.url]], links[p.linkIndex], urls)
 	}
 	return out
 }
@@ -132,9 +132,9 @@ func tileOrParent(a, t sdk.Node, name string) sdk.Node {
 	return t
 }
 
-// ownTile reports whether a's tile holds image links to a's target only: a container
+// isOwnTile reports whether a's tile holds image links to a's target only: a container
 // of the whole grid is not one product's tile.
-func ownTile(a, tile sdk.Node) bool {
+func isOwnTile(a, tile sdk.Node) bool {
 	href := a.Attr("href")
 	for _, other := range tile.Select("a[href]:has(img)") {
 		if other.Attr("href") != href {
@@ -144,12 +144,12 @@ func ownTile(a, tile sdk.Node) bool {
 	return tile.Exists()
 }
 
-// formerPrice selects the elements that show a former price: struck through, or classed
+// formerPrices selects the elements that show a former price: struck through, or classed
 // as the price it was (was, compare-at, old).
-const formerPrice = "s, del, strike, [class*=was], [class*=compare], [class*=old]"
+const formerPrices = "s, del, strike, [class*=was], [class*=compare], [class*=old]"
 
-// struck selects the elements that strike a former price through.
-const struck = "s, del, strike"
+// struckOut selects the elements that strike a former price through.
+const struckOut = "s, del, strike"
 
 // tilePrice reads the price a tile shows, skipping struck-through former prices.
 func tilePrice(tile sdk.Node) (float64, bool) {
@@ -160,10 +160,10 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	// quarter of listing a page through the guest.
 	shown := false // a current price element shows some text
 	for _, p := range tile.FindClass("price") {
-		if p.Ancestor(struck).Exists() {
+		if p.Ancestor(struckOut).Exists() {
 			continue
 		}
-		for _, s := range p.Texts(formerPrice) {
+		for _, s := range p.Texts(formerPrices) {
 			digits := hasDigit(s)
 			if !digits && shown {
 				continue
@@ -184,7 +184,7 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	// links and struck elements.
 	for _, t := range tile.Find(".//text()") {
 		s := t.Text()
-		if !hasDigit(s) || t.Ancestor("a, "+struck).Exists() {
+		if !hasDigit(s) || t.Ancestor("a, "+struckOut).Exists() {
 			continue
 		}
 		if f, ok := sdk.ParsePrice(s); ok {
@@ -205,17 +205,17 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// headings selects a tile link's heading, which names the product.
-const headings = "h2, h3, h4, [class*=title], [class*=name]"
+// tileHeadings selects a tile link's heading, which names the product.
+const tileHeadings = "h2, h3, h4, [class*=title], [class*=name]"
 
-// fillFirst fills each listing out[i] from as[i], the first link to it, as fill does,
+// fillListings fills each listing out[i] from as[i], the first link to it, as fill does,
 // asking the host for the links' headings, tiles and images in one call each for the
 // page: link by link, that was six calls per tile.
-func fillFirst(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
+func fillListings(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	if len(as) == 0 {
 		return
 	}
-	titles := as.SelectOne(headings).Text()
+	titles := as.SelectOne(tileHeadings).Text()
 	tiles := as.Ancestor(tileElements)
 	tileNames := tiles.Name()
 	imgs := as.SelectOne("img")
@@ -244,12 +244,12 @@ func fillFirst(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	}
 }
 
-// fill completes a listing's title, price and image from its link and tile. A tile
+// completeListing completes a listing's title, price and image from its link and tile. A tile
 // links twice or more (image, name): each field is read once, from the first link that
 // has it, and the host is asked only for what is still missing.
-func fill(l *sdk.Listing, a sdk.Node, urls *resolver) {
+func completeListing(l *sdk.Listing, a sdk.Node, urls *resolver) {
 	if l.Title == "" {
-		l.Title = titleOf(a, a.SelectOne(headings).Text(), sdk.Node{})
+		l.Title = titleOf(a, a.SelectOne(tileHeadings).Text(), sdk.Node{})
 	}
 	if l.Price != nil && len(l.Images) > 0 {
 		return

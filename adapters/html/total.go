@@ -47,15 +47,15 @@ func totalIn(text string, onPage int) int {
 	for i := 0; i+3 < len(f); i++ {
 		// "page 2 of 30": the pages after this one hold as many listings as it.
 		if f[i] == "page" || f[i] == "seite" || f[i] == "página" || f[i] == "pagina" {
-			page, pages := number(f[i+1]), number(f[i+3])
+			page, pages := parseCount(f[i+1]), parseCount(f[i+3])
 			if ofWords[f[i+2]] && page > 0 && page < pages {
 				return pages * onPage
 			}
 		}
 		// "1 – 24 of 720", "1 to 24 of 720".
-		if number(f[i]) > 0 && (f[i+1] == "-" || f[i+1] == "to" || f[i+1] == "bis" || f[i+1] == "à" || f[i+1] == "a") &&
-			number(f[i+2]) > 0 && i+4 < len(f) && ofWords[f[i+3]] {
-			if last, total := number(f[i+2]), number(f[i+4]); total > last {
+		if parseCount(f[i]) > 0 && (f[i+1] == "-" || f[i+1] == "to" || f[i+1] == "bis" || f[i+1] == "à" || f[i+1] == "a") &&
+			parseCount(f[i+2]) > 0 && i+4 < len(f) && ofWords[f[i+3]] {
+			if last, total := parseCount(f[i+2]), parseCount(f[i+4]); total > last {
 				return total
 			}
 		}
@@ -72,9 +72,9 @@ func countFields(text string) []string {
 	return strings.Fields(countSpacing.Replace(strings.ToLower(text)))
 }
 
-// number reads a count written with or without thousands separators ("1,512", "1.512";
+// parseCount reads a count written with or without thousands separators ("1,512", "1.512";
 // "1 512" is two fields and not read); 0 when s is not one.
-func number(s string) int {
+func parseCount(s string) int {
 	n, digits := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

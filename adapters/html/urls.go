@@ -23,13 +23,13 @@ type resolver struct {
 	// has parts (user info, an opaque form) that a resolved link would carry, so that every
 	// link goes through net/url.
 	origin string
-	// web reports whether the page's URL is an http(s) one.
-	web bool
+	// isHTTP reports whether the page's URL is an http(s) one.
+	isHTTP bool
 }
 
-// docLinks is the resolver of a document's relative links: against the final URL after
+// docResolver is the resolver of a document's relative links: against the final URL after
 // redirects, else the requested one; false when that is not a URL with a host.
-func docLinks(d *sdk.Doc) (*resolver, bool) {
+func docResolver(d *sdk.Doc) (*resolver, bool) {
 	raw := d.URL
 	if d.FinalURL != "" {
 		raw = d.FinalURL
@@ -43,7 +43,7 @@ func docLinks(d *sdk.Doc) (*resolver, bool) {
 // each of its two rounds. FuzzResolverOf holds it to newResolver's answers.
 func resolverOf(raw string) (*resolver, bool) {
 	if origin, ok := plainPage(raw); ok {
-		return &resolver{page: raw, origin: origin, web: true}, true
+		return &resolver{page: raw, origin: origin, isHTTP: true}, true
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
@@ -54,7 +54,7 @@ func resolverOf(raw string) (*resolver, bool) {
 
 // newResolver is the resolver of the page at base.
 func newResolver(base *url.URL) *resolver {
-	s := &resolver{page: base.String(), parsed: base, web: base.Scheme == "http" || base.Scheme == "https"}
+	s := &resolver{page: base.String(), parsed: base, isHTTP: base.Scheme == "http" || base.Scheme == "https"}
 	if base.User == nil && base.Opaque == "" && base.Host != "" {
 		s.origin = (&url.URL{Scheme: base.Scheme, Host: base.Host}).String()
 	}
@@ -91,8 +91,8 @@ func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	if segs != nil {
 		kept = len(*segs)
 	}
-	if l, ok := s.plainSegments(href, segs); ok {
-		return l, s.web
+	if l, ok := s.plainLinkSegments(href, segs); ok {
+		return l, s.isHTTP
 	}
 	if segs != nil {
 		// What plainSegments appended before it gave up.
@@ -108,7 +108,7 @@ func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	}
 	u.Fragment = ""
 	if segs != nil {
-		*segs = segments(u.Path, *segs)
+		*segs = pathSegments(u.Path, *segs)
 	}
 	return siteLink{url: u.String(), path: u.Path}, true
 }
@@ -116,7 +116,7 @@ func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 // resolve returns ref, a URL on any site, resolved against the page's URL; "" when ref is
 // no URL.
 func (s *resolver) resolve(ref string) string {
-	if l, ok := s.plain(ref); ok {
+	if l, ok := s.plainLink(ref); ok {
 		return l.url
 	}
 	r, err := url.Parse(ref)
@@ -126,16 +126,16 @@ func (s *resolver) resolve(ref string) string {
 	return s.base().ResolveReference(r).String()
 }
 
-// plain resolves href without net/url when href is a path from the root or a URL of the
+// plainLink resolves href without net/url when href is a path from the root or a URL of the
 // origin, whose path holds only letters, digits, "-._~" and slashes, without "." or ".."
 // segments, and whose query, if any, holds only those and "=&+,;:@%"; no fragment. For
 // such a link net/url answers the origin followed by the link, unchanged (TestResolverPlain
 // and FuzzResolverPlain hold it to that).
-func (s *resolver) plain(href string) (siteLink, bool) { return s.plainSegments(href, nil) }
+func (s *resolver) plainLink(href string) (siteLink, bool) { return s.plainLinkSegments(href, nil) }
 
-// plainSegments is plain that also appends, when segs is not nil, the segments of the
+// plainLinkSegments is plain that also appends, when segs is not nil, the segments of the
 // link's path to *segs as segments does; when it answers false, it may have appended some.
-func (s *resolver) plainSegments(href string, segs *[]string) (siteLink, bool) {
+func (s *resolver) plainLinkSegments(href string, segs *[]string) (siteLink, bool) {
 	if s.origin == "" {
 		return siteLink{}, false
 	}
@@ -221,7 +221,7 @@ func plainSite(u string) (origin string, ok bool) {
 	}
 	host, path, _ := strings.Cut(rest, "/")
 	name, port, hasPort := strings.Cut(host, ":")
-	if name == "" || !plainWord(name) || hasPort && !digits(port) {
+	if name == "" || !plainWord(name) || hasPort && !allDigits(port) {
 		return "", false
 	}
 	for _, segment := range strings.Split(path, "/") {
@@ -232,8 +232,8 @@ func plainSite(u string) (origin string, ok bool) {
 	return u[:len(u)-len(rest)+len(host)], true
 }
 
-// digits reports whether s is one or more ASCII digits.
-func digits(s string) bool {
+// allDigits reports whether s is one or more ASCII allDigits.
+func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

@@ -43,7 +43,7 @@ func TestResolverPlain(t *testing.T) {
 			strings.ToUpper(s.origin) + "/x", "item/relative", "?page=3", "#frag",
 		}
 		for _, href := range hrefs {
-			got, ok := s.plain(href)
+			got, ok := s.plainLink(href)
 			if !ok {
 				continue
 			}
@@ -56,12 +56,12 @@ func TestResolverPlain(t *testing.T) {
 	// The plain path must take the links stores write most, or it saves nothing.
 	s := newResolver(mustParse(t, "https://corner.example/shop/sale"))
 	for _, href := range []string{"/item/rake-42", "/shop/sale?page=2", "https://corner.example/products/a_b.html"} {
-		if _, ok := s.plain(href); !ok {
+		if _, ok := s.plainLink(href); !ok {
 			t.Errorf("%q not taken by the plain path", href)
 		}
 	}
 	// A base with user info resolves every link through net/url, which keeps it.
-	if _, ok := newResolver(mustParse(t, "https://u@corner.example/")).plain("/x"); ok {
+	if _, ok := newResolver(mustParse(t, "https://u@corner.example/")).plainLink("/x"); ok {
 		t.Error("plain path taken for a base with user info")
 	}
 }
@@ -82,7 +82,7 @@ func FuzzResolverPlain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which int, href string) {
 		base, s := testResolver(t, which)
 		for _, h := range []string{href, s.origin + href} {
-			got, ok := s.plain(h)
+			got, ok := s.plainLink(h)
 			if !ok {
 				continue
 			}
@@ -112,7 +112,7 @@ func FuzzLinkSegments(f *testing.F) {
 			if !ok {
 				continue
 			}
-			if wantSegs := segments(want.path, []string{"kept"}); !slices.Equal(segs, wantSegs) {
+			if wantSegs := pathSegments(want.path, []string{"kept"}); !slices.Equal(segs, wantSegs) {
 				t.Errorf("base %s, href %q: segments %q, want %q", base, h, segs, wantSegs)
 			}
 		}
@@ -137,8 +137,8 @@ func FuzzResolverOf(f *testing.F) {
 			return
 		}
 		eager := newResolver(u)
-		if lazy.page != eager.page || lazy.origin != eager.origin || lazy.web != eager.web {
-			t.Fatalf("%q: page %q origin %q web %v, parsed: %q %q %v", raw, lazy.page, lazy.origin, lazy.web, eager.page, eager.origin, eager.web)
+		if lazy.page != eager.page || lazy.origin != eager.origin || lazy.isHTTP != eager.isHTTP {
+			t.Fatalf("%q: page %q origin %q web %v, parsed: %q %q %v", raw, lazy.page, lazy.origin, lazy.isHTTP, eager.page, eager.origin, eager.isHTTP)
 		}
 		for _, h := range []string{href, lazy.origin + href} {
 			if got, want := lazy.resolve(h), eager.resolve(h); got != want {
