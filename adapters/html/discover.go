@@ -1,12 +1,11 @@
 package html
 
-import (
-	"github.com/stockroom/stockroom/adapters/sdk"
-)
+import "github.com/stockroom/stockroom/adapters/sdk"
 
-// Discover lists the categories the home page links to: every link of its menus (nav,
-// header, anything marked as a menu) that is not a product, the home or store machinery,
-// and anywhere on the page links whose path says category.
+// Discover lists the categories that the home page links to. It takes every link in the
+// page's menus (nav, header, anything marked as a menu), and every link elsewhere whose
+// path looks like a category's. It skips links to products, to the home page and to the
+// store's own pages (cart, account, blog and the like).
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {

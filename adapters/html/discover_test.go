@@ -10,8 +10,8 @@ import (
 	"github.com/stockroom/stockroom/core/adapter"
 )
 
-// A store whose menus mix categories with its own machinery, and whose category links sit
-// outside the menu too, in relative form.
+// A store whose menus mix categories with the store's own pages, and whose category links
+// sit outside the menu too, in relative form.
 const home = `<html><body>
 <header><a href="/">Home</a><a href="/cart">Cart</a><a href="/account/login">Sign in</a>
 <nav><ul><li><a href="/garden">Garden</a></li><li><a href="/kitchen?sort=new#top">Kitchen</a></li>

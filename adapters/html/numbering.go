@@ -7,19 +7,19 @@ import (
 	"strings"
 )
 
-// maxAhead bounds the pages a first page names ahead, whatever size the page states: the
-// listing goes on from the last one's Next.
+// maxAhead is the most pages a first page names ahead, whatever size the page states.
+// When a collection has more, the listing goes on from the last named page's Next.
 const maxAhead = 1000
 
-// pagesAhead names the pages 2 to last of a collection whose first page is first and
-// whose next link is next, when next says how its site numbers pages: a query parameter
-// that the first page lacks or holds as 1 and next holds as 2 (?page=2, ?p=2), or a path
-// that ends in 2 below the first page's (/page/2, /2). Anything else names nothing, and
-// the collection is listed one page after another, by its Next links.
+// pagesAhead returns the URLs of pages 2 to last of a collection, given the URL of its
+// first page and that of its next page. It names them only when the next page's URL shows
+// how the site numbers its pages: a query parameter that the first page lacks or sets to
+// 1 and the next page sets to 2 (?page=2, ?p=2), or a path below the first page's that
+// ends in 2 (/page/2, /2). Otherwise it names none, and the collection is listed one page
+// after another, by its Next links.
 //
-// A store's category pages are a chain of next links, which a crawl can only follow one
-// at a time: its longest category, listed alone at the end of the crawl, set the crawl's
-// length. Named ahead, its pages are listed as many at a time as the host allows.
+// Pages named ahead can be fetched at once, where a chain of next links is fetched one
+// page at a time.
 func pagesAhead(first, next string, last int) []string {
 	if last < 2 {
 		return nil
@@ -36,8 +36,9 @@ func pagesAhead(first, next string, last int) []string {
 	return out
 }
 
-// pageTemplate returns the URL of page n of the collection whose first page is first and
-// second page next, or nil when it cannot tell how their site numbers pages.
+// pageTemplate returns a function that writes the URL of page n of a collection, given
+// the URLs of its first and second pages; nil when it cannot tell how the site numbers
+// its pages.
 func pageTemplate(first, next string) func(n int) string {
 	if n, pageURL := pageNumbering(first, next); n == 2 {
 		return pageURL
@@ -45,10 +46,10 @@ func pageTemplate(first, next string) func(n int) string {
 	return nil
 }
 
-// pageNumbering reads page, a page of the collection whose first page is first, as the site's
-// page n (2 or more), and returns n and the URL of any page of that pageNumbering: pageURL(n) is
-// page itself. It returns 0 and nil when page is not numbered in a way it can tell (see
-// pagesAhead).
+// pageNumbering reads page, a page of the collection whose first page is first, as the
+// site's page number n, 2 or more. It returns n and a function that writes the URL of any
+// page of the collection as the site numbers it: pageURL(n) is page itself. It returns 0
+// and nil when page is not numbered in a way it can read (see pagesAhead).
 func pageNumbering(first, page string) (n int, pageURL func(n int) string) {
 	if n, pageURL := plainQueryNumbering(first, page); pageURL != nil {
 		return n, pageURL
@@ -56,12 +57,11 @@ func pageNumbering(first, page string) (n int, pageURL func(n int) string) {
 	return parsedNumbering(first, page)
 }
 
-// plainQueryNumbering is numbering for its usual case, a first page that is an http(s) URL
-// of plain characters (letters, digits, "-._~", a port's colon, slashes) without a query
-// and its page n at ?key=n, read without net/url: in a guest, parsing the two URLs and
-// their queries was two thirds of finding the page after a page named ahead. It returns
-// what parsedNumbering does (FuzzPlainQueryNumbering), or 0 and nil when the pages are not
-// of that shape.
+// plainQueryNumbering is pageNumbering for the usual case, read without net/url: a first
+// page that is an http(s) URL of plain characters (see plainSite) without a query, and a
+// page at first + "?key=n". It returns 0 and nil for pages of any other shape. For the
+// pages it reads, it answers as parsedNumbering does; FuzzPlainQueryNumbering checks
+// that.
 func plainQueryNumbering(first, page string) (int, func(n int) string) {
 	rest, ok := strings.CutPrefix(page, first)
 	if !ok || len(rest) < 4 || rest[0] != '?' {
@@ -79,7 +79,7 @@ func plainQueryNumbering(first, page string) (int, func(n int) string) {
 	return n, func(n int) string { return prefix + strconv.Itoa(n) }
 }
 
-// parsedNumbering is numbering through net/url, for any shape of URL.
+// parsedNumbering is pageNumbering through net/url, for URLs of any shape.
 func parsedNumbering(first, page string) (n int, pageURL func(n int) string) {
 	f, err := url.Parse(first)
 	if err != nil {
@@ -98,8 +98,8 @@ func parsedNumbering(first, page string) (n int, pageURL func(n int) string) {
 	return 0, nil
 }
 
-// pageNumber reads s as a page number of 2 or more written plainly (no sign, no leading
-// zero); 0 otherwise.
+// pageNumber reads s as a page number of 2 or more, written plainly (no sign, no leading
+// zero). It returns 0 when s is not one.
 func pageNumber(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 2 || strconv.Itoa(n) != s {
@@ -108,8 +108,9 @@ func pageNumber(s string) int {
 	return n
 }
 
-// queryNumbering: page's query is first's with one parameter added as n, or changed from
-// 1 to n. Other pages are written in page's own form: only that parameter's value changes.
+// queryNumbering is pageNumbering for a page whose query is first's with one parameter
+// added as n, or changed from 1 to n. The other pages' URLs are written as page's, with
+// only that parameter's value changed.
 func queryNumbering(first, page *url.URL) (int, func(n int) string) {
 	fq, err := url.ParseQuery(first.RawQuery)
 	if err != nil {
@@ -138,8 +139,8 @@ func queryNumbering(first, page *url.URL) (int, func(n int) string) {
 			return 0, nil
 		}
 	}
-	// The parameter as page writes it, between separators: the same number elsewhere in
-	// the query (a size, a filter) is left alone.
+	// Find the parameter as page writes it, between separators, so that the same number
+	// elsewhere in the query (a size, a filter) is left alone.
 	params := strings.Split(page.RawQuery, "&")
 	value := strconv.Itoa(number)
 	paramIndex := -1
@@ -163,8 +164,8 @@ func queryNumbering(first, page *url.URL) (int, func(n int) string) {
 	}
 }
 
-// pathNumbering: page's path is first's followed by a number n, after at most one word
-// (/page/3), with or without a closing slash.
+// pathNumbering is pageNumbering for a page whose path is first's followed by a number
+// n, perhaps after one word (/page/3), with or without a closing slash.
 func pathNumbering(first, page *url.URL) (int, func(n int) string) {
 	path := page.EscapedPath()
 	below, ok := strings.CutPrefix(path, strings.TrimSuffix(first.EscapedPath(), "/")+"/")
@@ -179,7 +180,7 @@ func pathNumbering(first, page *url.URL) (int, func(n int) string) {
 	if n == 0 || strings.Contains(strings.TrimSuffix(word, "/"), "/") {
 		return 0, nil
 	}
-	// path is prefix, n, suffix.
+	// The path is prefix, then n, then suffix.
 	suffix := strings.TrimPrefix(below, word+number)
 	prefix := strings.TrimSuffix(path, number+suffix)
 	if _, err := url.PathUnescape(prefix + suffix); err != nil {

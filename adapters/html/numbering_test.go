@@ -91,8 +91,8 @@ func TestNumberingReadsALaterPage(t *testing.T) {
 	}
 }
 
-// FuzzPlainQueryNumbering: numbering's reading of a plain first page and its ?key=n page
-// is what net/url's reading (parsedNumbering) answers: the same page number, and the same
+// FuzzPlainQueryNumbering checks that plainQueryNumbering reads a plain first page and its
+// ?key=n page as parsedNumbering does through net/url: the same page number, and the same
 // URL for every other page.
 func FuzzPlainQueryNumbering(f *testing.F) {
 	for _, seed := range [][2]string{

@@ -7,19 +7,16 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// nextPage is the page after target, a page of the collection whose first page is
-// collection: when target is a page of the site's numbering (as those a first page names
-// ahead are) and links to the next number's page, that page; otherwise what nextPage
-// finds. Most of a crawl's pages are named ahead, and on those the link to the next
-// number is found among the page's targets (hrefs, tiles as listings marks them) by
-// comparing strings, where nextPage has the host read out the text of every link that is
-// not a tile's and looks each over: on a later demo category page, 3.5 % of the guest's
-// work (BenchmarkListPage/html-later). A page that links to the next number but labels
-// the link with an icon alone goes on too, where nextPage would have ended the
-// collection there.
+// nextPage returns the URL of the page after target, a page of the collection whose first
+// page is collection; "" when target is the last page. hrefs[i] is the target of
+// links[i], and tiles[i] reports whether links[i] is a tile's link.
+//
+// When target is a numbered page (?page=3) that links to the next number's page, that
+// page is next, whatever the link's label says: an icon alone will do. Otherwise the
+// page's markup says which page is next (markedNextPage).
 func nextPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs []string, tiles []bool, urls *resolver) string {
 	if target == collection {
-		// The first page, no page of its numbering: nothing to read.
+		// The first page has no number to read.
 		return markedNextPage(root, links, tiles, urls)
 	}
 	if n, pageURL := pageNumbering(collection, target); pageURL != nil {
@@ -30,10 +27,11 @@ func nextPage(collection, target string, root sdk.Node, links []sdk.Node, hrefs 
 	return markedNextPage(root, links, tiles, urls)
 }
 
-// linksToPage reports whether a link other than a tile's (hrefs and tiles as followingPage
-// has them) leads to want, a URL of the page's site. The link is taken as written, in
-// full or from the root, or relative as a tail of want ("?page=3") and then resolved;
-// written otherwise, it is not seen, and followingPage falls back on nextPage.
+// linksToPage reports whether a link other than a tile's leads to want, a URL on the
+// page's site; hrefs and tiles are as nextPage has them. It compares the links as
+// written: want in full, want's path from the root, or a tail of want ("?page=3"), which
+// it then resolves. A link written otherwise is not found, and nextPage falls back on
+// markedNextPage.
 func linksToPage(hrefs []string, tiles []bool, want string, urls *resolver) bool {
 	fromRoot := want
 	if urls.origin != "" {
@@ -53,16 +51,15 @@ func linksToPage(hrefs []string, tiles []bool, want string, urls *resolver) bool
 	return false
 }
 
-// markedNextPage finds the following page of a listing: rel="next" (link or anchor), else the
-// first of the page's links, other than its tiles' (tiles[i] for links[i]), whose text or
-// label says next, or which is only a forward arrow.
+// markedNextPage returns the URL of the page that the markup marks as the next one: a
+// link or anchor with rel="next", else the first link that is not a tile's (tiles[i] for
+// links[i]) whose text, aria-label or title says next or is a forward arrow.
 func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolver) string {
 	resolve := func(href string) string {
 		u, _ := urls.link(href)
 		return u.url
 	}
-	// Links with a rel at all are few; their rel's words are read here rather than by an
-	// XPath of concat() and normalize-space() over every anchor of the page.
+	// Few links have a rel attribute at all: select those, then read their rel's words.
 	for _, n := range root.Select("link[href][rel], a[href][rel]") {
 		if !slices.Contains(strings.Fields(strings.ToLower(n.Attr("rel"))), "next") {
 			continue
@@ -71,8 +68,8 @@ func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolve
 			return u
 		}
 	}
-	// A tile's link names its product; reading the texts of a grid's every link was most
-	// of this scan. The others' texts come in one call.
+	// A tile's link names its product, never the next page: skip the tiles, and ask the
+	// host for the other links' texts in one call.
 	others := make(sdk.Nodes, 0, len(links))
 	for i, a := range links {
 		if !tiles[i] {
@@ -82,8 +79,8 @@ func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolve
 	texts := others.Text()
 	for i, a := range others {
 		label := firstText(func() string { return texts[i] }, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
-		// Menus hold no next page, but a nav may be the pagination itself. Asked of the
-		// few links that say next, not of every link.
+		// Menus hold no next page, but a nav may be the pagination itself. Only the few
+		// links that say next are checked.
 		if !isNextLabel(label) || a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
 			continue
 		}
@@ -94,8 +91,8 @@ func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolve
 	return ""
 }
 
-// firstText returns the first of reads' texts that is not blank, trimmed, reading no
-// further than it: each read is a call to the host.
+// firstText returns the first text that reads give that is not blank, trimmed. It stops
+// at that text, since each read is a call to the host.
 func firstText(reads ...func() string) string {
 	for _, read := range reads {
 		if v := strings.TrimSpace(read()); v != "" {
@@ -114,15 +111,16 @@ func isNextLabel(s string) bool {
 	}
 	trimmed := strings.TrimSpace(strings.TrimFunc(s, isArrowOrSpace))
 	if trimmed == "" {
-		// An arrow alone; "‹" and "«" point back and are not trimmed, so never match.
+		// Arrows alone. The backward arrows "‹" and "«" are not trimmed, so they never
+		// get here.
 		return strings.ContainsAny(s, "›»→>❯")
 	}
 	return isNextWord(trimmed)
 }
 
-// isNextWord reports whether s is the text of a "next page" link, arrows stripped, in
-// one of a few languages. A switch rather than a map: a guest hashes strings slowly, and
-// the lookup was most of reading a page's link labels.
+// isNextWord reports whether s, a link's lower-cased text without arrows, says "next
+// page" in one of a few languages. It is a switch rather than a map, because the guest
+// hashes strings slowly.
 func isNextWord(s string) bool {
 	switch s {
 	case "next", "next page", "weiter", "nächste", "nächste seite", "suivant", "page suivante", "siguiente",
@@ -133,8 +131,8 @@ func isNextWord(s string) bool {
 	return false
 }
 
-// isArrowOrSpace reports whether r is a forward arrow or a space, which a next page's
-// label may have around its word.
+// isArrowOrSpace reports whether r is a forward arrow or a space, which may surround the
+// word of a next page's label.
 func isArrowOrSpace(r rune) bool {
 	switch r {
 	case '›', '»', '→', '>', '⟩', '❯', ' ', '\u00a0':

@@ -22,8 +22,9 @@ func TestIsNextLabel(t *testing.T) {
 	}
 }
 
-// FuzzIsNextLabel: isNextLabel reads every label as its first version did, which lower-cased
-// the label, trimmed arrows and spaces off it and looked the word up in a map.
+// FuzzIsNextLabel checks that isNextLabel reads every label as its first version did,
+// kept here as the reference: it lower-cased the label, trimmed arrows and spaces off it
+// and looked the word up in a map.
 func FuzzIsNextLabel(f *testing.F) {
 	for _, s := range []string{"Next", "Next page »", "»", "›", " › ", "Suivant", "weiter ›", "« Previous page", "‹", "Page 2", "",
 		"NÄCHSTE SEITE", "next\u00a0", "下一页 ❯", "Next-gen gadgets", "\xff", "→→", ">"} {

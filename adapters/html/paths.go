@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// pathSegments appends to buf the non-empty, lower-cased pathSegments of a URL path; a page's
-// links reuse one buffer. One pass over the path, lower-casing only a segment that needs
-// it, and for most bytes a table lookup and nothing else: in a guest every branch taken
-// costs, and every link of a page comes through here.
+// pathSegments appends the non-empty segments of the URL path p to buf, lower-cased, and
+// returns buf. A page's links reuse one buffer. One pass reads the path, and only a
+// segment that needs it is lower-cased; most bytes cost one table lookup, because every
+// link of a page comes through here and branches are slow in the guest.
 func pathSegments(p string, buf []string) []string {
 	start, lower := 0, true
 	for i := 0; i < len(p); i++ {
@@ -24,8 +24,8 @@ func pathSegments(p string, buf []string) []string {
 	return appendSegment(buf, p[start:], lower)
 }
 
-// appendSegment appends s to buf, lower-cased unless lower says it is already, when not
-// empty.
+// appendSegment appends s to buf when s is not empty. It lower-cases s first, unless lower
+// says s is lower case already.
 func appendSegment(buf []string, s string, lower bool) []string {
 	if s == "" {
 		return buf
@@ -36,8 +36,9 @@ func appendSegment(buf []string, s string, lower bool) []string {
 	return append(buf, s)
 }
 
-// slashOrMaybeUpper are the bytes segments looks at twice: the slash, and those that may need
-// lower-casing (upper-case ASCII letters, any byte of a multi-byte character).
+// slashOrMaybeUpper marks the bytes pathSegments must look at: the slash, and the bytes
+// that may need lower-casing (ASCII capital letters, and any byte of a multi-byte
+// character).
 var slashOrMaybeUpper = func() (t [256]bool) {
 	for c := range t {
 		t[c] = c == '/' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf
@@ -45,8 +46,8 @@ var slashOrMaybeUpper = func() (t [256]bool) {
 	return t
 }()
 
-// isProductPath reports whether a path looks like a product page: a product segment
-// followed by a handle.
+// isProductPath reports whether a path, given by its segments, looks like a product
+// page's: a product segment followed by a handle.
 func isProductPath(segs []string) bool {
 	for _, s := range segs[:max(len(segs)-1, 0)] {
 		if isProductSegment(s) {
@@ -56,12 +57,14 @@ func isProductPath(segs []string) bool {
 	return false
 }
 
-// isCategoryPath reports whether a path looks like a category: a category segment
-// followed by a handle.
+// isCategoryPath reports whether a path, given by its segments, looks like a category's:
+// a category segment first, then a handle.
 func isCategoryPath(segs []string) bool {
 	return len(segs) >= 2 && isCategorySegment(segs[0])
 }
 
+// isExcludedPath reports whether a path, given by its segments, leads to neither a
+// category nor a product: one of the store's own pages, or a file.
 func isExcludedPath(segs []string) bool {
 	for _, s := range segs {
 		if isExcludedSegment(s) {
@@ -69,7 +72,8 @@ func isExcludedPath(segs []string) bool {
 		}
 	}
 	if n := len(segs); n > 0 {
-		// Files (images, feeds, scripts) are never categories.
+		// Files (images, feeds, scripts) are neither categories nor products; pages
+		// ending in .html or .htm may be.
 		last := segs[n-1]
 		if i := strings.LastIndexByte(last, '.'); i >= 0 && !strings.HasSuffix(last, ".html") && !strings.HasSuffix(last, ".htm") {
 			return true
@@ -78,9 +82,9 @@ func isExcludedPath(segs []string) bool {
 	return false
 }
 
-// isCategorySegment reports whether s is a first path segment (or the segment before the
-// handle) under which stores put their categories. The segment sets are switches rather
-// than maps: a guest hashes strings slowly, and every link of a page meets them.
+// isCategorySegment reports whether s is a path's first segment under which stores put
+// their categories. This function and the two below are switches rather than maps,
+// because the guest hashes strings slowly and every link of a page meets them.
 func isCategorySegment(s string) bool {
 	switch s {
 	case "collections", "collection", "category", "categories", "c", "shop", "departments",
@@ -91,8 +95,8 @@ func isCategorySegment(s string) bool {
 	return false
 }
 
-// isProductSegment reports whether s is a path segment under which stores put product
-// pages.
+// isProductSegment reports whether s is a path segment under which stores put their
+// product pages.
 func isProductSegment(s string) bool {
 	switch s {
 	case "products", "product", "p", "item", "items", "dp", "produkt", "produit", "producto",
@@ -102,8 +106,8 @@ func isProductSegment(s string) bool {
 	return false
 }
 
-// isExcludedSegment reports whether s marks a link that is neither a category nor a
-// product: the store's own machinery and its editorial pages.
+// isExcludedSegment reports whether s marks a link that leads to neither a category nor a
+// product: the store's own pages (cart, account, search) and its editorial pages.
 func isExcludedSegment(s string) bool {
 	switch s {
 	case "cart", "basket", "bag", "checkout", "account", "accounts", "login", "logout",

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// FuzzSegments: segments reads any path as lower-casing the whole path, then splitting
-// it at slashes and dropping the empty pieces, would.
+// FuzzSegments checks that pathSegments reads any path as lower-casing the whole path,
+// splitting it at slashes and dropping the empty pieces would.
 func FuzzSegments(f *testing.F) {
 	for _, p := range []string{"", "/", "//a//B/", "/Collections/Summer-Sale", "/KATEGORIE/Über/x", "/a\xffB/c", "/İ/ß"} {
 		f.Add(p)

@@ -7,7 +7,10 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// Extract reads the product signals of the page's markup.
+// Extract reads a product from the page's markup: OpenGraph and product meta tags,
+// itemprop attributes, the page's heading, and what a shopper sees (the price by the
+// title, the stock line, the buy button, a labelled SKU). A page that shows none of these
+// signs of a product page is not a product.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
@@ -38,13 +41,12 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	schema, offered := schemaProduct(page)
 	stockIn, stockSaid := stockLine(root)
 	sku := cmp.Or(itemprop("sku"), meta("product:retailer_item_id", "product:sku"), sdk.DisplayedSKU(root))
-	// A product page has product markup, or a title with one purchase or one price by it
-	// (a listing page has a buy button and a price per tile), or a stock line and a
-	// product code.
-	single := buy+unbuyable > 0 && buy+unbuyable <= 3 && root.FindOne("//h1").Exists()
+	// A product page has product markup; or a title with one buy button or one price by
+	// it, where a listing page has one per tile; or a stock line and a product code.
+	showsOneProduct := buy+unbuyable > 0 && buy+unbuyable <= 3 && root.FindOne("//h1").Exists()
 	price, priced := displayedPrice(root)
-	single = single || priced && price.isAloneByTitle()
-	if ogType != "product" && ogType != "og:product" && amount == "" && !schema && !single && !(stockSaid && sku != "") {
+	showsOneProduct = showsOneProduct || priced && price.isAloneByTitle()
+	if ogType != "product" && ogType != "og:product" && amount == "" && !schema && !showsOneProduct && !(stockSaid && sku != "") {
 		return nil, sdk.NonProduct("no product markup")
 	}
 	p := &sdk.Product{}
@@ -67,8 +69,8 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	if f, ok := sdk.ParsePrice(amount); ok {
 		p.Price = &sdk.Price{Current: f, Currency: currency}
 	} else if priced && !(stockSaid && !stockIn) {
-		// (A sold-out product's page shows other offers' and related products' prices, not
-		// its own.)
+		// A sold-out product's page shows the prices of other offers and related
+		// products, not its own, so it gets no shown price.
 		p.Price = &sdk.Price{Current: price.amount, Currency: cmp.Or(currency, price.currency)}
 	}
 	if sku != "" {
@@ -118,6 +120,7 @@ func schemaProduct(page *sdk.Doc) (product, offered bool) {
 	return product, false
 }
 
+// containsAny reports whether s contains any of words.
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {

@@ -6,9 +6,10 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// stockLine reads the availability a page states in words: an itemprop availability
-// anywhere, else the short text of an element whose id or class speaks of availability or
-// stock. ok is false when the page says nothing recognisable.
+// stockLine reads whether the product is in stock from what the page states: an
+// itemprop availability anywhere; else the short text of an element whose id or class
+// speaks of availability or stock; else a labelled stock line. ok is false when the page
+// says nothing it recognises.
 func stockLine(root sdk.Node) (in, ok bool) {
 	for _, n := range root.Find("//*[@itemprop='availability']") {
 		v, has := n.AttrOK("content")
@@ -26,8 +27,8 @@ func stockLine(root sdk.Node) (in, ok bool) {
 			return true, true
 		}
 	}
-	// The first stock line in document order is the product's own; popups and alerts
-	// hold the texts for other states.
+	// The first stock line in document order is the product's own. Popups and alerts
+	// hold the texts for other states, so they are skipped.
 	for i, n := range root.FindClass("availability", "stock", "lager", "dispon", "inventory") {
 		if i >= 200 {
 			break
@@ -68,7 +69,7 @@ func stockLine(root sdk.Node) (in, ok bool) {
 	return false, false
 }
 
-// outOfStockWords and inWords are stock lines: sold out, and available to buy.
+// outOfStockWords say, in a stock line, that a product is sold out.
 var outOfStockWords = []string{
 	"out of stock", "sold out", "currently unavailable", "not available", "unavailable", "no longer available", "not in stock",
 	"nicht verfügbar", "nicht lieferbar", "ausverkauft", "nicht auf lager", "vergriffen", "épuisé", "rupture de stock", "indisponible",
@@ -78,6 +79,7 @@ var outOfStockWords = []string{
 	"tükendi", "stokta yok", "缺貨", "售完", "在庫切れ", "품절", "غير متوفر",
 }
 
+// inStockWords say, in a stock line, that a product is available to buy.
 var inStockWords = []string{
 	"in stock", "available", "em stock", "auf lager", "lieferbar", "sofort verfügbar", "verfügbar", "en stock", "disponible", "disponibile",
 	"in magazzino", "disponibilità immediata", "en existencia", "em estoque", "disponível", "dostępny", "na stanie", "w magazynie",
@@ -86,7 +88,7 @@ var inStockWords = []string{
 	"有庫存", "有货", "現貨", "在庫あり", "재고",
 }
 
-// stockLabels start a labelled stock line.
+// stockLabels start a labelled stock line, such as "Availability: In stock".
 var stockLabels = []string{"availability", "in stock", "stock", "verfügbarkeit", "lieferstatus", "lagerstatus", "disponibilité",
 	"disponibilidad", "disponibilità", "disponibilidade", "dostępność", "dostupnost", "dostupnosť", "razpoložljivost", "raspoloživost",
 	"elérhetőség", "наличие", "наявність", "beschikbaarheid", "voorraad", "saatavuus", "lagerstatus", "stok durumu", "在庫"}

@@ -6,15 +6,15 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
-// readTiles reads the product tiles of a listing page from its links (hrefs[i] is
-// links[i]'s target): links to product-like paths, or, when the store's paths say
-// nothing, links that wrap an image and sit by a price. tiles[i] reports whether links[i]
-// was read as a tile's link.
+// readTiles reads the product tiles of a listing page from the page's links; hrefs[i] is
+// the target of links[i]. A tile's link leads to a path that looks like a product's. When
+// no path on the page does, a tile's link is one that wraps an image beside a price. The
+// answer has one listing for each product, and tiles[i] reports whether links[i] is the
+// link of a tile.
 func readTiles(links []sdk.Node, hrefs []string, urls *resolver) (out []sdk.Listing, tiles []bool) {
-	// Which links sit in menus comes in one host call for the whole page: asked link by
-	// link, it was a call per link.
+	// Ask the host in one call which links sit in the page's menus.
 	menus := sdk.Nodes(links).Ancestor(siteFrame)
-	anchors := make([]int, 0, len(links)) // links outside menus, by index
+	anchors := make([]int, 0, len(links)) // the indexes of the links outside menus
 	for i := range links {
 		if !menus[i].Exists() {
 			anchors = append(anchors, i)
@@ -36,19 +36,21 @@ func readTiles(links []sdk.Node, hrefs []string, urls *resolver) (out []sdk.List
 	return buildListings(links, picked, urls, tiles), tiles
 }
 
-// siteFrame selects the page's header, menus, footer and breadcrumbs, where product links
-// are featured items, not the collection's.
+// siteFrame selects the parts of a page that every page of the site repeats: the header,
+// the menus and the footer. Product links there are featured products, not the
+// collection's.
 const siteFrame = "header, nav, footer, [role=navigation]"
 
-// tileLink is a link read as a product tile's: its index among the page's links, and the
+// tileLink is the link of a product tile: its index among the page's links, and the
 // product's URL.
 type tileLink struct {
 	linkIndex int
 	url       string
 }
 
-// imageTileLinks picks the tiles of a page whose paths say nothing: repeated links around an
-// image with a price beside, among the links at anchors (hrefs[i] is links[i]'s target).
+// imageTileLinks finds the tiles of a page whose paths do not say which links lead to
+// products. A tile's link wraps an image and has a price beside it in a tile of its own.
+// It looks at the links whose indexes are in anchors; hrefs[i] is the target of links[i].
 func imageTileLinks(links []sdk.Node, hrefs []string, anchors []int, urls *resolver) []tileLink {
 	var candidates []tileLink
 	var segs []string
@@ -74,17 +76,18 @@ func imageTileLinks(links []sdk.Node, hrefs []string, anchors []int, urls *resol
 		}
 		candidates = append(candidates, tileLink{i, u.url})
 	}
-	// One image link by a price is a banner; a grid repeats.
+	// One image link beside a price is a banner, not a grid of products.
 	if len(candidates) < 2 {
 		return nil
 	}
 	return candidates
 }
 
-// buildListings makes a listing of each URL picked, in order, filled from the first link to it
-// and completed from the others; it marks the picked links in tiles.
+// buildListings makes one listing for each product URL in picked, in page order. A
+// listing is filled from the first link to its product and completed from the others.
+// It marks each picked link in tiles.
 func buildListings(links []sdk.Node, picked []tileLink, urls *resolver, tiles []bool) []sdk.Listing {
-	// Sized once: a guest pays for each time a list grows.
+	// The lists are made at their final size: growing a list is slow in the guest.
 	out := make([]sdk.Listing, 0, len(picked))
 	firsts := make(sdk.Nodes, 0, len(picked)) // the first link to each listing
 	var repeats []tileLink                    // links to a listing already made, in page order
@@ -101,24 +104,24 @@ func buildListings(links []sdk.Node, picked []tileLink, urls *resolver, tiles []
 	}
 	fillListings(out, firsts, urls)
 	for _, p := range repeats {
-		// A tile often links twice (image and name): complete the first from the second.
+		// A tile often links to its product twice, from the image and from the name.
 		completeListing(&out[seen[p.url]], links[p.linkIndex], urls)
 	}
 	return out
 }
 
-// tileElements selects the elements that hold a product's tile.
+// tileElements selects the elements that may hold a product's tile.
 const tileElements = "li, article, [class*=product], [class*=tile], [class*=card], [class*=item]"
 
-// tileOf returns the element holding a product link's tile: the nearest list item,
-// article or product/card/tile-classed element, else the link's parent.
+// tileOf returns the tile of a product link: the nearest list item, article, or element
+// whose class says product, tile, card or item; else the link's parent.
 func tileOf(a sdk.Node) sdk.Node {
 	t := a.Ancestor(tileElements)
 	return tileOrParent(a, t, t.Name())
 }
 
-// tileOrParent is tileOf's answer for the link a whose nearest tile-like ancestor is t,
-// named name.
+// tileOrParent is tileOf for the link a, given its nearest tile-like ancestor t and that
+// ancestor's element name.
 func tileOrParent(a, t sdk.Node, name string) sdk.Node {
 	if !t.Exists() {
 		t = a.FindOne("..")
@@ -132,8 +135,8 @@ func tileOrParent(a, t sdk.Node, name string) sdk.Node {
 	return t
 }
 
-// isOwnTile reports whether a's tile holds image links to a's target only: a container
-// of the whole grid is not one product's tile.
+// isOwnTile reports whether every image link in tile leads where a leads. An element
+// that holds the whole grid is not one product's tile.
 func isOwnTile(a, tile sdk.Node) bool {
 	href := a.Attr("href")
 	for _, other := range tile.Select("a[href]:has(img)") {
@@ -144,21 +147,18 @@ func isOwnTile(a, tile sdk.Node) bool {
 	return tile.Exists()
 }
 
-// formerPrices selects the elements that show a former price: struck through, or classed
-// as the price it was (was, compare-at, old).
+// formerPrices selects the elements that show a former price: struck through, or with a
+// class that says so (was, compare-at, old).
 const formerPrices = "s, del, strike, [class*=was], [class*=compare], [class*=old]"
 
-// struckOut selects the elements that strike a former price through.
+// struckOut selects the elements that strike a price through.
 const struckOut = "s, del, strike"
 
-// tilePrice reads the price a tile shows, skipping struck-through former prices.
+// tilePrice reads the price a tile shows, skipping former prices.
 func tilePrice(tile sdk.Node) (float64, bool) {
-	// The host finds the price-classed elements in one walk; an XPath of contains() over
-	// the tile's every element cost a third of listing a page. A price element's texts
-	// outside former prices (the element itself may be one) come in one call: finding its
-	// text nodes, then asking each for its text and for a former price around it, was a
-	// quarter of listing a page through the guest.
-	shown := false // a current price element shows some text
+	// Read the price elements' texts outside former prices. The host finds the elements
+	// whose class says price, and each one's texts, in one call each.
+	shown := false // whether a current price element shows any text
 	for _, p := range tile.FindClass("price") {
 		if p.Ancestor(struckOut).Exists() {
 			continue
@@ -180,8 +180,8 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	if shown {
 		return 0, false
 	}
-	// No current price element shows a text: the first price-like text of the tile outside
-	// links and struck elements.
+	// No current price element shows any text: take the first price in the tile's texts,
+	// outside links and struck-out elements.
 	for _, t := range tile.Find(".//text()") {
 		s := t.Text()
 		if !hasDigit(s) || t.Ancestor("a, "+struckOut).Exists() {
@@ -194,8 +194,8 @@ func tilePrice(tile sdk.Node) (float64, bool) {
 	return 0, false
 }
 
-// hasDigit reports whether s holds an ASCII digit, as strings.ContainsAny(s,
-// "0123456789") does without building its set on every call.
+// hasDigit reports whether s holds an ASCII digit. It answers as strings.ContainsAny(s,
+// "0123456789") does, without building the set of digits on every call.
 func hasDigit(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if '0' <= s[i] && s[i] <= '9' {
@@ -205,12 +205,12 @@ func hasDigit(s string) bool {
 	return false
 }
 
-// tileHeadings selects a tile link's heading, which names the product.
+// tileHeadings selects the heading inside a tile's link, which names the product.
 const tileHeadings = "h2, h3, h4, [class*=title], [class*=name]"
 
-// fillListings fills each listing out[i] from as[i], the first link to it, as fill does,
-// asking the host for the links' headings, tiles and images in one call each for the
-// page: link by link, that was six calls per tile.
+// fillListings fills each listing out[i] from as[i], the first link to its product: the
+// title, the price and the image. It asks the host for all the links' headings, tiles and
+// images in one call each.
 func fillListings(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	if len(as) == 0 {
 		return
@@ -220,8 +220,8 @@ func fillListings(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	tileNames := tiles.Name()
 	imgs := as.SelectOne("img")
 	srcs := imgs.Attr("src")
-	// The page's prices and pictures each come from one allocation: one per listing was a
-	// fifth of what a guest allocates for a page, and each costs it far more than natively.
+	// One allocation holds all the page's prices, and one all its pictures: allocating is
+	// slow in the guest.
 	prices := make([]sdk.Price, len(as))
 	pictures := make([]sdk.Image, len(as))
 	for i, a := range as {
@@ -244,9 +244,9 @@ func fillListings(out []sdk.Listing, as sdk.Nodes, urls *resolver) {
 	}
 }
 
-// completeListing completes a listing's title, price and image from its link and tile. A tile
-// links twice or more (image, name): each field is read once, from the first link that
-// has it, and the host is asked only for what is still missing.
+// completeListing fills in the title, price or image that a listing still lacks, from
+// another link a to its product and that link's tile. It asks the host only for what is
+// missing.
 func completeListing(l *sdk.Listing, a sdk.Node, urls *resolver) {
 	if l.Title == "" {
 		l.Title = titleOf(a, a.SelectOne(tileHeadings).Text(), sdk.Node{})
@@ -269,9 +269,9 @@ func completeListing(l *sdk.Listing, a sdk.Node, urls *resolver) {
 	}
 }
 
-// titleOf is a tile link's title: heading, its heading's text, else its title attribute,
-// its text or its image's alt text (img, when known: 0 asks the link for it), asking no
-// further than the first that is not blank.
+// titleOf is the title of a tile's link a: the first that is not blank of heading (the
+// text of its heading), its title attribute, its text, and the alt text of img, its
+// image. When img is the zero Node, the image is looked up. Only what is needed is read.
 func titleOf(a sdk.Node, heading string, img sdk.Node) string {
 	if t := strings.TrimSpace(heading); t != "" {
 		return t
@@ -288,7 +288,7 @@ func titleOf(a sdk.Node, heading string, img sdk.Node) string {
 	return strings.TrimSpace(img.Attr("alt"))
 }
 
-// imagesOf is a listing's image (see imageURL), none when it has none.
+// imagesOf is a listing's images: the one imageURL finds, or none.
 func imagesOf(img sdk.Node, src string, urls *resolver) []sdk.Image {
 	if u := imageURL(img, src, urls); u != "" {
 		return []sdk.Image{{URL: u}}
@@ -296,8 +296,8 @@ func imagesOf(img sdk.Node, src string, urls *resolver) []sdk.Image {
 	return nil
 }
 
-// imageURL is the URL of a listing's image: src, the src of img, else its data-src; ""
-// when blank or inline (data:).
+// imageURL is the URL of a listing's image: src (the src attribute of img), else img's
+// data-src attribute. It is "" when both are blank or the image is inline (data:).
 func imageURL(img sdk.Node, src string, urls *resolver) string {
 	if src = strings.TrimSpace(src); src == "" {
 		src = strings.TrimSpace(img.Attr("data-src"))

@@ -9,26 +9,27 @@ import (
 
 // resolver resolves a page's links against the page's URL.
 //
-// Most links of a store's page are paths from the root or absolute URLs of the store
-// itself, in plain characters; for those, net/url's parse, resolve and format come to
-// the origin followed by the link, and resolver writes that without them: in the guest they
-// were a fifth of listing a page. Every other link goes through net/url.
+// Most links on a store's pages are paths from the root, or absolute URLs on the store's
+// own site, written in plain characters. For those, resolving through net/url only puts
+// the page's origin in front of the link, so the resolver does that itself (plainLink).
+// Every other link goes through net/url.
 type resolver struct {
 	// page is the page's URL as net/url writes it.
 	page string
-	// parsed is page parsed; for a plain page URL (see resolverOf), not until a link
+	// parsed is page, parsed. A plain page URL (see resolverOf) is parsed only when a link
 	// needs net/url (see base).
 	parsed *url.URL
-	// origin is the page's scheme and host as net/url writes them; "" when the page's URL
-	// has parts (user info, an opaque form) that a resolved link would carry, so that every
-	// link goes through net/url.
+	// origin is the page's scheme and host as net/url writes them. It is "" when the
+	// page's URL has parts that a resolved link would keep (user info, an opaque form):
+	// then every link goes through net/url.
 	origin string
-	// isHTTP reports whether the page's URL is an http(s) one.
+	// isHTTP reports whether the page's URL is an http or https one.
 	isHTTP bool
 }
 
-// docResolver is the resolver of a document's relative links: against the final URL after
-// redirects, else the requested one; false when that is not a URL with a host.
+// docResolver returns the resolver of a document's links. They are resolved against the
+// document's final URL after redirects, else the URL it was requested at. It returns
+// false when that is not a URL with a host.
 func docResolver(d *sdk.Doc) (*resolver, bool) {
 	raw := d.URL
 	if d.FinalURL != "" {
@@ -37,10 +38,10 @@ func docResolver(d *sdk.Doc) (*resolver, bool) {
 	return resolverOf(raw)
 }
 
-// resolverOf is the resolver of the page at raw, false when raw is not a URL with a
-// host. A URL of plain characters (see plainPage) is not parsed until a link needs it: in
-// a guest a parse cost as much as resolving thirty links, and a listing call made two in
-// each of its two rounds. FuzzResolverOf holds it to newResolver's answers.
+// resolverOf returns the resolver of the page at raw, or false when raw is not a URL with
+// a host. A URL of plain characters (see plainPage) is parsed only when a link needs it,
+// because parsing is slow in the guest. FuzzResolverOf checks that this resolver answers
+// as newResolver's does.
 func resolverOf(raw string) (*resolver, bool) {
 	if origin, ok := plainPage(raw); ok {
 		return &resolver{page: raw, origin: origin, isHTTP: true}, true
@@ -52,7 +53,7 @@ func resolverOf(raw string) (*resolver, bool) {
 	return newResolver(u), true
 }
 
-// newResolver is the resolver of the page at base.
+// newResolver returns the resolver of the page at base.
 func newResolver(base *url.URL) *resolver {
 	s := &resolver{page: base.String(), parsed: base, isHTTP: base.Scheme == "http" || base.Scheme == "https"}
 	if base.User == nil && base.Opaque == "" && base.Host != "" {
@@ -64,24 +65,23 @@ func newResolver(base *url.URL) *resolver {
 // base is the page's URL, parsed.
 func (s *resolver) base() *url.URL {
 	if s.parsed == nil {
-		// A plain page URL, which parses (see plainPage).
+		// Only a plain page URL is left unparsed, and it always parses (see plainPage).
 		s.parsed, _ = url.Parse(s.page)
 	}
 	return s.parsed
 }
 
-// siteLink is a URL of the page's own site: in full, without its fragment, and its path.
+// siteLink is a URL on the page's own site, without its fragment, and the URL's path.
 type siteLink struct {
 	url, path string
 }
 
-// link resolves href and returns it when it is an http(s) URL on the page's host.
+// link resolves href, and returns it when it is an http or https URL on the page's host.
 func (s *resolver) link(href string) (siteLink, bool) { return s.linkSegments(href, nil) }
 
-// linkSegments is link that also appends, when segs is not nil, the segments of the
-// link's path to *segs as segments does. A plain link's come from the pass that reads it:
-// segments' own pass over each of a page's links was 7 % of the guest's work listing a
-// later demo category page, and reading them in plain's pass saves 3 %.
+// linkSegments is link that also appends the segments of the link's path to *segs, as
+// pathSegments reads them, when segs is not nil. For a plain link, the segments are read
+// in the same pass over its bytes that resolves it.
 func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	href = strings.TrimSpace(href)
 	if href == "" || strings.HasPrefix(href, "#") {
@@ -95,7 +95,7 @@ func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 		return l, s.isHTTP
 	}
 	if segs != nil {
-		// What plainSegments appended before it gave up.
+		// Drop what plainLinkSegments appended before it gave up.
 		*segs = (*segs)[:kept]
 	}
 	r, err := url.Parse(href)
@@ -113,8 +113,8 @@ func (s *resolver) linkSegments(href string, segs *[]string) (siteLink, bool) {
 	return siteLink{url: u.String(), path: u.Path}, true
 }
 
-// resolve returns ref, a URL on any site, resolved against the page's URL; "" when ref is
-// no URL.
+// resolve returns ref resolved against the page's URL, whatever its site; "" when ref is
+// not a URL.
 func (s *resolver) resolve(ref string) string {
 	if l, ok := s.plainLink(ref); ok {
 		return l.url
@@ -126,15 +126,21 @@ func (s *resolver) resolve(ref string) string {
 	return s.base().ResolveReference(r).String()
 }
 
-// plainLink resolves href without net/url when href is a path from the root or a URL of the
-// origin, whose path holds only letters, digits, "-._~" and slashes, without "." or ".."
-// segments, and whose query, if any, holds only those and "=&+,;:@%"; no fragment. For
-// such a link net/url answers the origin followed by the link, unchanged (TestResolverPlain
-// and FuzzResolverPlain hold it to that).
+// The functions below read plain URLs without net/url: a fast path for the guest, where
+// net/url is slow. Each answers only for URLs on which it agrees with net/url, and a fuzz
+// test checks each against net/url: FuzzResolverPlain, FuzzLinkSegments, FuzzResolverOf,
+// and FuzzPlainQueryNumbering for plainSite.
+
+// plainLink resolves href without net/url when href is plain: a path from the root, or a
+// URL on the page's origin, with no fragment. Its path may hold only letters, digits,
+// "-._~" and slashes, and no "." or ".." segment; its query, if any, only those and
+// "=&+,;:@%". For such a link net/url answers the origin followed by the link, unchanged.
+// It returns false for any other link.
 func (s *resolver) plainLink(href string) (siteLink, bool) { return s.plainLinkSegments(href, nil) }
 
-// plainLinkSegments is plain that also appends, when segs is not nil, the segments of the
-// link's path to *segs as segments does; when it answers false, it may have appended some.
+// plainLinkSegments is plainLink that also appends the segments of the link's path to
+// *segs, as pathSegments reads them, when segs is not nil. When it returns false, it may
+// have appended some segments already.
 func (s *resolver) plainLinkSegments(href string, segs *[]string) (siteLink, bool) {
 	if s.origin == "" {
 		return siteLink{}, false
@@ -143,8 +149,8 @@ func (s *resolver) plainLinkSegments(href string, segs *[]string) (siteLink, boo
 	if len(rest) < 1 || rest[0] != '/' || len(rest) > 1 && rest[1] == '/' {
 		return siteLink{}, false
 	}
-	// One pass: the path's bytes and segments up to a '?', then the query's bytes. A byte
-	// of a segment is looked up and nothing else: in a guest every branch taken costs.
+	// One pass reads the path's bytes and segments up to a '?', then the query's bytes.
+	// Most bytes cost one table lookup and nothing more: branches are slow in the guest.
 	pathEnd := len(rest)
 	segmentStart, lower := 0, true
 	for i := 0; i < len(rest); i++ {
@@ -192,9 +198,10 @@ func (s *resolver) plainLinkSegments(href string, segs *[]string) (siteLink, boo
 	return siteLink{url: s.origin + href, path: path}, true
 }
 
-// plainPage reports whether raw is an http(s) URL that net/url parses and writes back as
-// it is, with a host and without user info: a plainSite followed, perhaps, by a query of
-// plain's characters and no fragment. It returns raw's origin, its scheme and host.
+// plainPage reports whether raw is an http or https URL with a host and no user info that
+// net/url parses and writes back unchanged: a plainSite, perhaps followed by a query of
+// the characters plainLink accepts, and no fragment. It returns raw's origin, its scheme
+// and host.
 func plainPage(raw string) (origin string, ok bool) {
 	site, query, _ := strings.Cut(raw, "?")
 	if origin, ok = plainSite(site); !ok {
@@ -208,10 +215,9 @@ func plainPage(raw string) (origin string, ok bool) {
 	return origin, true
 }
 
-// plainSite reports whether u is "http://" or "https://" followed by a host and a path of
-// plainWord's characters and slashes, perhaps a port between, and no "." or ".." segment:
-// a URL that net/url parses and writes back unchanged. It returns u's origin, its scheme
-// and host.
+// plainSite reports whether u is "http://" or "https://", a host, perhaps a port, and a
+// path of plainWord's characters and slashes with no "." or ".." segment: a URL that
+// net/url parses and writes back unchanged. It returns u's origin, its scheme and host.
 func plainSite(u string) (origin string, ok bool) {
 	rest, ok := strings.CutPrefix(u, "http://")
 	if !ok {
@@ -232,7 +238,7 @@ func plainSite(u string) (origin string, ok bool) {
 	return u[:len(u)-len(rest)+len(host)], true
 }
 
-// allDigits reports whether s is one or more ASCII allDigits.
+// allDigits reports whether s is one or more ASCII digits.
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -242,8 +248,8 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// plainWord reports whether s holds only letters, digits and "-._~", which URLs and
-// their queries carry as they are.
+// plainWord reports whether s holds only ASCII letters, digits and "-._~", which URLs
+// and their queries carry as they are.
 func plainWord(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if plainBytes[s[i]]&plainInPath == 0 {
@@ -253,10 +259,10 @@ func plainWord(s string) bool {
 	return true
 }
 
-// plainBytes classes the bytes plain accepts: in a path segment, letters, digits and
-// "-._~", the characters a path keeps as they are through net/url's parse and format; in
-// a query, those, "/" and "=&+,;:@%". A table: every byte of a page's every link meets it,
-// and a lookup is one load where the comparisons branched up to seven times.
+// plainBytes sorts the bytes that plainLink accepts. A path segment may hold letters,
+// digits and "-._~", which net/url's parse and format keep as they are; a query may hold
+// those, "/" and "=&+,;:@%". It is a table because every byte of every link meets it, and
+// a lookup is cheaper in the guest than a chain of comparisons.
 var plainBytes = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
 		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~", rune(c)) {
@@ -270,10 +276,13 @@ var plainBytes = func() (t [256]uint8) {
 	return t
 }()
 
+// The classes of plainBytes.
 const (
+	// plainInPath marks the bytes a plain path segment may hold.
 	plainInPath uint8 = 1 << iota
+	// plainInQuery marks the bytes a plain query may hold.
 	plainInQuery
-	// plainLowerInPath is plainInPath but for capital letters, which a path's segments are
-	// lower-cased from.
+	// plainLowerInPath marks plainInPath's bytes but the capital letters, which path
+	// segments are lower-cased from.
 	plainLowerInPath
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// viaNetURL is what resolver.link and resolver.resolve answered before the plain path: net/url's
-// parse, resolve and format. The plain path must agree with it wherever it answers.
+// viaNetURL resolves href against base through net/url: parse, resolve and format. The
+// plain fast path must agree with it wherever it answers.
 func viaNetURL(base *url.URL, href string) (siteLink, bool) {
 	r, err := url.Parse(href)
 	if err != nil {
@@ -93,8 +93,8 @@ func FuzzResolverPlain(f *testing.F) {
 	})
 }
 
-// FuzzLinkSegments: linkSegments answers what link does, with the segments that segments
-// reads from the link's path, whichever way the link is read.
+// FuzzLinkSegments checks that linkSegments answers as link does, with the segments that
+// pathSegments reads from the link's path, whichever way the link is read.
 func FuzzLinkSegments(f *testing.F) {
 	for _, seed := range []string{"/item/a-1", "/Item/A-1?x=1", "/a/../b", "/a?x=1", "/.", "/a//b/", "/~x/_y.z?a=b&c=%41",
 		"/ü/x", "HTTPS://corner.example/x", "?page=3", "rel/Ative", "  /a  ", "#top", "/a%2Fb", "/a?b/c"} {
@@ -119,8 +119,9 @@ func FuzzLinkSegments(f *testing.F) {
 	})
 }
 
-// FuzzResolverOf: the resolver of a page URL read without net/url answers every link as
-// the resolver of the parsed URL does, and names the page as net/url writes it.
+// FuzzResolverOf checks that the resolver of a page URL read without net/url answers
+// every link as the resolver of the parsed URL does, and names the page as net/url
+// writes it.
 func FuzzResolverOf(f *testing.F) {
 	for _, raw := range append([]string{"https://corner.example", "http://h/c?", "http://h/c?a=b&c=%41", "http://h:x/",
 		"HTTPS://corner.example/x", "https://corner.example/a/../b", "https://corner.example/c#top", "ftp://h/x", "/relative"}, testBases...) {

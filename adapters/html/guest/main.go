@@ -1,6 +1,6 @@
-// Command guest is the html adapter alone as a WebAssembly module, the form of a
-// third-party adapter; its tests build it. The server embeds the built-ins in one module
-// (adapters/bundle/guest).
+// Command guest builds the html adapter alone as a WebAssembly module, in the form a
+// third-party adapter takes. The adapter's tests build it; the server runs the built-in
+// adapters from one module instead (adapters/bundle/guest).
 package main
 
 import (
