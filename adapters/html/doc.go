@@ -26,7 +26,7 @@
 //
 // Every heuristic is general: none names a store. The adapter never fetches a page
 // itself; it asks the host for the pages it needs. Each file's tests sit beside it, and
-// testdata holds saved product pages with the products expected from them, which
+// testdata holds saved pages with the answers expected from Extract, which
 // `stockroom adapter test` checks.
 //
 // The adapter runs as WebAssembly, where some plain Go is slow. The fast paths this asks
