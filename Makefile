@@ -11,9 +11,22 @@ BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
 # The built-in adapters' WebAssembly guests (target `wasm`).
 include adapters/adapters.mk
 
-.PHONY: build run test bench eval vet clean
+.PHONY: build run test bench eval vet clean docs-ui
 
-build: wasm
+# The documentation page's script: Redoc's standalone bundle from the npm package pinned in
+# $(DOCS_UI), copied into the assets the binary embeds (server/openapi). Not committed: a
+# clean checkout gets it here, from the lock file.
+DOCS_UI     := server/openapi/docs-ui
+DOCS_ASSETS := server/openapi/assets
+DOCS_SCRIPT := $(DOCS_ASSETS)/redoc.standalone.js
+
+docs-ui: $(DOCS_SCRIPT)
+
+$(DOCS_SCRIPT): $(DOCS_UI)/package.json $(DOCS_UI)/package-lock.json
+	cd $(DOCS_UI) && npm ci --ignore-scripts --no-audit --no-fund
+	cp $(DOCS_UI)/node_modules/redoc/bundles/redoc.standalone.js $(DOCS_UI)/node_modules/redoc/bundles/redoc.standalone.js.LICENSE.txt $(DOCS_ASSETS)/
+
+build: wasm docs-ui
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/stockroom
 
 run: build
@@ -50,4 +63,4 @@ eval: build
 	./$(BIN) local exec --data .data/eval -- $(GO) test -count=1 -timeout 30m -run TestEvalFull -v ./evaluation -args -eval
 
 clean:
-	rm -rf bin .data/test .data/bench .data/eval
+	rm -rf bin .data/test .data/bench .data/eval $(DOCS_UI)/node_modules $(DOCS_SCRIPT) $(DOCS_SCRIPT).LICENSE.txt
