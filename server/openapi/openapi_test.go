@@ -225,3 +225,33 @@ func TestAssetRefusesWhatIsNotAnAsset(t *testing.T) {
 		}
 	}
 }
+
+// A YAML plain scalar with a comma or colon inside a flow mapping silently splits into a
+// stray key; no key of the document is prose.
+func TestNoKeyIsProse(t *testing.T) {
+	raw, err := openapi.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, child := range v {
+				if strings.Contains(k, " ") || strings.HasSuffix(k, ".") {
+					t.Errorf("%s has the key %q", path, k)
+				}
+				walk(path+"."+k, child)
+			}
+		case []any:
+			for i, child := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), child)
+			}
+		}
+	}
+	walk("$", doc)
+}
