@@ -117,6 +117,9 @@ func (s *Server) routes(opts Options) {
 	app := s.app
 	app.Use(assignRequestID, s.observe, s.recoverPanics)
 	app.Get("/healthz", s.health)
+	app.Get("/openapi.json", openAPIDocument)
+	app.Get("/docs", docsPage)
+	app.Get("/docs/:asset", docsAsset)
 	app.Use(s.authenticate)
 	if opts.RateRequests > 0 {
 		app.Use(newRateLimiter(opts.RateRequests, opts.RateWindow).limit)
