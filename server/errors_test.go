@@ -71,7 +71,7 @@ func TestBodyOverTheLimitIs413(t *testing.T) {
 	req, _ := http.NewRequest("POST", base+"/v1/listings", strings.NewReader(huge))
 	req.Header.Set("x-api-key", e.key)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e.client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/server"
+	"github.com/stockroom/stockroom/server/openapi/openapitest"
 	"github.com/stockroom/stockroom/storage/postgres"
 	"github.com/stockroom/stockroom/storage/postgres/postgrestest"
 	"github.com/stockroom/stockroom/storage/storagetest"
@@ -117,11 +118,31 @@ func (e *env) doWithHeaders(method, path string, body any, headers map[string]st
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
+	if err := e.checker().Check(req, resp); err != nil {
+		e.t.Error(err)
+	}
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return response{status: resp.StatusCode, header: resp.Header, body: raw}
+}
+
+// checker checks every response the tests receive against the OpenAPI document, so that
+// the document cannot drift from the code.
+func (e *env) checker() *openapitest.Checker {
+	e.t.Helper()
+	c, err := openapitest.Shared()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// client is an HTTP client for the API served by listen, checking every response against
+// the OpenAPI document.
+func (e *env) client() *http.Client {
+	return &http.Client{Transport: e.checker().Transport(e.t, nil)}
 }
 
 // seedVendor writes a vendor with collections of the given sizes; listing i of collection c

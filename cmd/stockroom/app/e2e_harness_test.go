@@ -17,6 +17,7 @@ import (
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/fetch"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/server/openapi/openapitest"
 	"github.com/stockroom/stockroom/storage/storagetest"
 )
 
@@ -152,7 +153,7 @@ func (s *stack) call(method, path string, body any, key string) reply {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("x-api-key", key)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := conformingClient(s.t).Do(req)
 	if err != nil {
 		s.t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -161,6 +162,17 @@ func (s *stack) call(method, path string, body any, key string) reply {
 	out := reply{status: resp.StatusCode, raw: raw}
 	_ = json.Unmarshal(raw, &out.body)
 	return out
+}
+
+// conformingClient is an HTTP client that fails t for every response the OpenAPI document
+// does not describe, so that the document cannot drift from the code.
+func conformingClient(t testing.TB) *http.Client {
+	t.Helper()
+	checker, err := openapitest.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Transport: checker.Transport(t, nil)}
 }
 
 func (s *stack) do(method, path string, body any) reply { return s.call(method, path, body, s.key) }
