@@ -10,7 +10,9 @@ import (
 // The OpenAPI document and the documentation page that renders it; neither needs a key.
 
 // docsPolicy lets the documentation page load nothing the service does not serve itself.
-// Redoc draws with inline styles and searches in a worker started from a blob.
+// Redoc draws with inline styles and searches in a worker started from a blob; the one
+// thing it asks of the internet, its footer's logo, is refused, and the footer then shows
+// none.
 const docsPolicy = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:"
 
 // openAPIDocument serves the document as JSON.
