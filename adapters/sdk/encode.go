@@ -325,6 +325,7 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 		e.str(i.Version)
 		e.strs("platforms", i.Platforms)
 		e.strs("url_patterns", i.URLPatterns)
+		e.strs("collection_patterns", i.CollectionPatterns)
 		e.key("capabilities")
 		e.open('[')
 		for _, c := range i.Capabilities {

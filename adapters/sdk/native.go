@@ -30,7 +30,7 @@ func Native(a Adapter) adapter.Module {
 	}
 	return &native{a: a, info: adapter.Info{
 		Name: info.Name, Version: info.Version, Platforms: info.Platforms,
-		URLPatterns: info.URLPatterns, Capabilities: caps,
+		URLPatterns: info.URLPatterns, CollectionPatterns: info.CollectionPatterns, Capabilities: caps,
 	}}
 }
 

@@ -35,9 +35,14 @@ type Info struct {
 	Version string `json:"version"`
 	// Platforms the adapter targets; leave empty for a generic adapter that applies to any
 	// page (it then runs after the platform adapters and fills their gaps).
-	Platforms    []string `json:"platforms,omitempty"`
-	URLPatterns  []string `json:"url_patterns,omitempty"`
-	Capabilities []string `json:"capabilities"`
+	Platforms []string `json:"platforms,omitempty"`
+	// URLPatterns are path patterns of the platform's product pages ("/products/*"), and
+	// CollectionPatterns those of its collection pages ("/collections/*"), as Go's
+	// path.Match reads them. A crawl that reads a site's sitemaps uses them to tell the
+	// two apart.
+	URLPatterns        []string `json:"url_patterns,omitempty"`
+	CollectionPatterns []string `json:"collection_patterns,omitempty"`
+	Capabilities       []string `json:"capabilities"`
 }
 
 // Adapter is implemented by every adapter.

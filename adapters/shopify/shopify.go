@@ -24,10 +24,11 @@ const Version = "1.6.0"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
-		Name:        "shopify",
-		Version:     Version,
-		Platforms:   []string{"shopify"},
-		URLPatterns: []string{"/products/*", "/collections/*/products/*"},
+		Name:               "shopify",
+		Version:            Version,
+		Platforms:          []string{"shopify"},
+		URLPatterns:        []string{"/products/*", "/collections/*/products/*"},
+		CollectionPatterns: []string{"/collections/*"},
 	}
 }
 

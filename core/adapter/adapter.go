@@ -47,9 +47,12 @@ type Info struct {
 	// Platforms the adapter targets ("shopify"); empty for generic adapters (jsonld, html)
 	// that apply to any page.
 	Platforms []string `json:"platforms,omitempty"`
-	// URLPatterns are path patterns of product pages on the platform ("/products/*"),
-	// informative for the engine.
-	URLPatterns []string `json:"url_patterns,omitempty"`
+	// URLPatterns are path patterns of product pages on the platform ("/products/*"), and
+	// CollectionPatterns those of its collection pages ("/collections/*"), as path.Match
+	// reads them. A crawl that reads the site's sitemaps tells product and collection
+	// pages apart by them, before its own rules.
+	URLPatterns        []string `json:"url_patterns,omitempty"`
+	CollectionPatterns []string `json:"collection_patterns,omitempty"`
 	// Capabilities lists the operations the adapter implements.
 	Capabilities []Op `json:"capabilities"`
 }

@@ -270,6 +270,22 @@ func (s *Set) forPlatform(platform string, op Op) []Module {
 	return append(specific, generic...)
 }
 
+// Patterns returns the path patterns of product and of collection pages that the adapters
+// of platform declare (Info.URLPatterns and Info.CollectionPatterns); none for the empty
+// platform, since generic adapters know no platform's addresses.
+func (s *Set) Patterns(platform string) (products, collections []string) {
+	if platform == "" {
+		return nil, nil
+	}
+	for _, m := range s.Source.Modules() {
+		if info := m.Info(); slices.Contains(info.Platforms, platform) {
+			products = append(products, info.URLPatterns...)
+			collections = append(collections, info.CollectionPatterns...)
+		}
+	}
+	return products, collections
+}
+
 // Discover returns the collections of the site whose home page is home, from the first
 // adapter for platform that finds any.
 func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]Collection, error) {

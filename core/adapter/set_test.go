@@ -346,3 +346,20 @@ func TestDiscoverBehindABotWallFails(t *testing.T) {
 		t.Errorf("a generic adapter was asked past the wall")
 	}
 }
+
+// The page patterns of a platform are those its own adapters declare; generic adapters
+// and other platforms' add none.
+func TestPatternsAreThePlatformAdaptersOwn(t *testing.T) {
+	set := &adapter.Set{Source: modules{
+		&fake{info: adapter.Info{Name: "shop", Platforms: []string{"shop"}, URLPatterns: []string{"/products/*"}, CollectionPatterns: []string{"/collections/*"}}},
+		&fake{info: adapter.Info{Name: "other", Platforms: []string{"other"}, URLPatterns: []string{"/p/*"}}},
+		&fake{info: adapter.Info{Name: "generic", URLPatterns: []string{"/item/*"}}},
+	}}
+	products, collections := set.Patterns("shop")
+	if strings.Join(products, " ") != "/products/*" || strings.Join(collections, " ") != "/collections/*" {
+		t.Errorf("shop's patterns: %q and %q", products, collections)
+	}
+	if products, collections := set.Patterns(""); products != nil || collections != nil {
+		t.Errorf("generic patterns: %q and %q, want none", products, collections)
+	}
+}

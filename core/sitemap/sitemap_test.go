@@ -89,7 +89,7 @@ func TestReadSiteFollowsRobotsSitemapsThroughNestedGzippedIndexes(t *testing.T) 
 		origin + "/robots.txt": "User-agent: *\nDisallow: /cart\n\nsitemap: " + origin + "/maps/index.xml\nSitemap: /maps/extra.xml\n",
 		origin + "/maps/index.xml": sitemapIndex(origin+"/maps/catalog.xml.gz", origin+"/maps/pages.xml",
 			origin+"/maps/pages.xml"), // named twice, read once
-		origin + "/maps/catalog.xml.gz": gzipped(sitemapIndex(origin+"/maps/products-1.xml.gz", origin+"/maps/categories.xml")),
+		origin + "/maps/catalog.xml.gz":    gzipped(sitemapIndex(origin+"/maps/products-1.xml.gz", origin+"/maps/categories.xml")),
 		origin + "/maps/products-1.xml.gz": gzipped(urlset(origin+"/p/a", origin+"/p/b")),
 		origin + "/maps/categories.xml":    urlset(origin + "/c/shoes"),
 		origin + "/maps/pages.xml":         urlset(origin + "/about"),
@@ -124,12 +124,12 @@ func TestReadSiteTriesTheUsualPlacesUntilOneIsASitemap(t *testing.T) {
 	}{
 		{"sitemap.xml", map[string]string{origin + "/sitemap.xml": urlset(origin + "/p/a")}, origin + "/sitemap.xml"},
 		{"sitemap_index.xml behind a soft 404", map[string]string{
-			origin + "/sitemap.xml":       "<!DOCTYPE html><html><body>Page not found</body></html>",
-			origin + "/sitemap_index.xml": sitemapIndex(origin + "/product-sitemap.xml"),
+			origin + "/sitemap.xml":         "<!DOCTYPE html><html><body>Page not found</body></html>",
+			origin + "/sitemap_index.xml":   sitemapIndex(origin + "/product-sitemap.xml"),
 			origin + "/product-sitemap.xml": urlset(origin + "/p/a"),
 		}, origin + "/sitemap_index.xml"},
 		{"wp-sitemap.xml", map[string]string{
-			origin + "/wp-sitemap.xml":                  sitemapIndex(origin + "/wp-sitemap-posts-product-1.xml"),
+			origin + "/wp-sitemap.xml":                 sitemapIndex(origin + "/wp-sitemap-posts-product-1.xml"),
 			origin + "/wp-sitemap-posts-product-1.xml": urlset(origin + "/p/a"),
 		}, origin + "/wp-sitemap.xml"},
 	} {
@@ -214,11 +214,11 @@ func TestExtensionsAreReadIntoEntries(t *testing.T) {
 
 func TestMalformedFilesKeepWhatCameBeforeTheFault(t *testing.T) {
 	s := newSite(map[string]string{
-		origin + "/robots.txt":  "Sitemap: " + origin + "/broken.xml\nSitemap: " + origin + "/html.xml\nSitemap: " + origin + "/good.xml\nSitemap: " + origin + "/bad.xml.gz\n",
-		origin + "/broken.xml":  `<urlset><url><loc>https://shop.example/p/a</loc></url><url><loc>https://shop.example/p/b</loc></url><url><loc>https://shop`,
-		origin + "/html.xml":    "<html><body><a href='/p/x'>x</a></body></html>",
-		origin + "/good.xml":    urlset(origin + "/p/c"),
-		origin + "/bad.xml.gz":  "\x1f\x8bnot really gzip",
+		origin + "/robots.txt": "Sitemap: " + origin + "/broken.xml\nSitemap: " + origin + "/html.xml\nSitemap: " + origin + "/good.xml\nSitemap: " + origin + "/bad.xml.gz\n",
+		origin + "/broken.xml": `<urlset><url><loc>https://shop.example/p/a</loc></url><url><loc>https://shop.example/p/b</loc></url><url><loc>https://shop`,
+		origin + "/html.xml":   "<html><body><a href='/p/x'>x</a></body></html>",
+		origin + "/good.xml":   urlset(origin + "/p/c"),
+		origin + "/bad.xml.gz": "\x1f\x8bnot really gzip",
 	})
 	got, rep := readAll(t, s, Limits{})
 	if want := []string{origin + "/p/a", origin + "/p/b", origin + "/p/c"}; !slices.Equal(got, want) {
