@@ -286,23 +286,39 @@ func (s *Set) Patterns(platform string) (products, collections []string) {
 	return products, collections
 }
 
+// Discovery is what discovery found, and which adapter found it.
+type Discovery struct {
+	Collections []Collection
+	// Adapter names the adapter that found them; Generic reports whether it is a generic
+	// one (it read the home page's links) rather than the platform's own.
+	Adapter string
+	Generic bool
+}
+
 // Discover returns the collections of the site whose home page is home, from the first
 // adapter for platform that finds any.
 func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]Collection, error) {
+	d, err := s.Discovery(ctx, platform, home)
+	return d.Collections, err
+}
+
+// Discovery is Discover that also says which adapter found the collections.
+func (s *Set) Discovery(ctx context.Context, platform string, home *Document) (Discovery, error) {
 	docs := map[string]*Document{home.URL: home}
 	mods := s.forPlatform(platform, OpDiscover)
 	if len(mods) == 0 {
-		return nil, fmt.Errorf("discover %s: %w %q", home.URL, ErrNoAdapter, platform)
+		return Discovery{}, fmt.Errorf("discover %s: %w %q", home.URL, ErrNoAdapter, platform)
 	}
 	var lastErr error
 	for _, m := range mods {
 		req := Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}
 		resp, err := s.run(ctx, m, &req, docs)
 		if err == nil && len(resp.Collections) > 0 {
-			return resp.Collections, nil
+			info := m.Info()
+			return Discovery{Collections: resp.Collections, Adapter: info.Name, Generic: info.Generic()}, nil
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return Discovery{}, ctx.Err()
 		}
 		if err = failure(resp, err, req.Docs); err != nil {
 			s.logger().Warn("adapter failed", "adapter", m.Info().Name, "op", OpDiscover, "url", home.URL, "err", err)
@@ -310,10 +326,10 @@ func (s *Set) Discover(ctx context.Context, platform string, home *Document) ([]
 		}
 		if refused := refusal(req.Docs); errors.Is(refused, ErrBlocked) {
 			// Finding nothing behind a wall is not finding that there is nothing.
-			return nil, fmt.Errorf("discover %s: %w", home.URL, refused)
+			return Discovery{}, fmt.Errorf("discover %s: %w", home.URL, refused)
 		}
 	}
-	return nil, lastErr
+	return Discovery{}, lastErr
 }
 
 // ListPage is one page of a collection's products; Next is the cursor of the following

@@ -20,6 +20,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/product"
+	"github.com/stockroom/stockroom/core/sitemap"
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
 
@@ -35,6 +36,9 @@ type PipelineOptions struct {
 	// the crawl lists the other collections, then fails with an error that names it.
 	// Default 10,000.
 	MaxPages int
+	// Sitemaps bound the reading of a site's sitemaps (see sitemap.Limits for the
+	// defaults).
+	Sitemaps sitemap.Limits
 	Logger   *slog.Logger
 }
 
@@ -84,6 +88,8 @@ type crawlState struct {
 	seed    maphash.Seed
 	// unsaved holds the collections discovery found until listOnce saves them.
 	unsaved []catalog.CollectionInput
+	// sources is what each source gave discovery, for the crawl's Method.
+	sources discoverySources
 }
 
 func newCrawlState(job *execution.Job) *crawlState {
@@ -136,6 +142,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	method.Source, method.Reason = st.sources.source(), st.sources.reason()
 	result.Method = &method
 	log.Info("crawl completed", "collections", result.CollectionsTotal, "listings", result.ListingsTotal, "elapsed", time.Since(started))
 	return result, nil
@@ -146,7 +153,7 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *adapter.Document, log *slog.Logger, started time.Time) (Result, error) {
 	job := st.job
 	job.Step(stepDiscoverIdx, execution.Running)
-	collections, err := p.discover(ctx, st, home)
+	collections, plan, err := p.discover(ctx, st, home)
 	if err != nil {
 		return Result{}, err
 	}
@@ -165,6 +172,14 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 	if err := p.listAll(ctx, st, collections); err != nil {
 		return Result{}, err
 	}
+	discovered := len(collections)
+	if plan != nil && len(plan.pages) > 0 {
+		// The sitemaps' pages that no collection listed: those whose addresses said
+		// nothing, and the products of no category.
+		if collections, err = p.listSitemapPages(ctx, st, plan, collections, &st.sources); err != nil {
+			return Result{}, err
+		}
+	}
 	total, err := p.listingsTotal(ctx, st, collections)
 	if err != nil {
 		return Result{}, err
@@ -172,7 +187,11 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 	if total == 0 {
 		// Every store has products. When the collections show none, their pages could not
 		// be read, and a crawl that completed with an empty catalog would hide that.
-		return Result{}, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read (its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)", len(collections))
+		const why = "(its pages may be drawn by JavaScript, which they do not run, or the store has no products yet)"
+		if plan != nil && len(plan.pages) > 0 {
+			return Result{}, fmt.Errorf("list collections: none of the %d found, nor any of the %d pages the sitemaps name, shows a listing the adapters can read %s", discovered, len(plan.pages), why)
+		}
+		return Result{}, fmt.Errorf("list collections: none of the %d found shows a listing the adapters can read %s", len(collections), why)
 	}
 	job.Step(stepListingsIdx, execution.Completed)
 	log.Info("collections listed", "elapsed", time.Since(started))
@@ -237,6 +256,9 @@ func (p *Pipeline) determineMethod(ctx context.Context, startURL, vendor string)
 type collection struct {
 	adapter.Collection
 	key string
+	// fromPages, when set, are the product pages the collection is read from, one by one,
+	// instead of listing pages (see productPages).
+	fromPages *productPages
 }
 
 // siteHome returns the home page the crawl reads the site from.
@@ -264,35 +286,89 @@ func siteHome(home *adapter.Document, vendor string) (*adapter.Document, error) 
 	return &adapter.Document{URL: home.FinalURL, Status: home.Status, Header: home.Header, Body: home.Body}, nil
 }
 
-// discover finds the vendor's collections. It keeps those on the vendor's host, each
-// once, and leaves them in st.unsaved for listOnce to save.
-func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]collection, error) {
-	found, err := p.adapters.Discover(ctx, st.platform, home)
-	if err != nil {
-		return nil, fmt.Errorf("discover collections: %w", err)
+// discover finds the vendor's collections: those the platform's adapter names, or else
+// those the generic adapters find linked from the home page together with what the
+// site's sitemaps name (plan, nil when they were not read). It keeps the collections on
+// the vendor's host, each once, and leaves them in st.unsaved for listOnce to save.
+func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]collection, *sitemapPlan, error) {
+	found, err := p.adapters.Discovery(ctx, st.platform, home)
+	if err != nil && (ctx.Err() != nil || errors.Is(err, adapter.ErrBlocked)) {
+		return nil, nil, fmt.Errorf("discover collections: %w", err)
 	}
-	var out []collection
-	var inputs []catalog.CollectionInput
-	seen := map[string]bool{}
-	for _, c := range found {
-		u, err := urlnorm.Page(c.URL)
-		if err != nil || !sameVendor(u, st.vendor) || seen[u] {
+	src := &st.sources
+	src.adapter = found.Adapter
+	out, inputs := keepCollections(found.Collections, st.vendor, nil)
+	src.linked = len(out)
+	if len(out) > 0 && !found.Generic {
+		// The platform's own catalog names every collection, and its collection of
+		// every product where it has one: its sitemaps would add nothing.
+		src.platform = true
+		st.unsaved = inputs
+		return out, nil, nil
+	}
+	plan, serr := p.readSitemaps(ctx, st, home)
+	if serr != nil {
+		return nil, nil, fmt.Errorf("discover collections: %w", serr)
+	}
+	src.plan = plan
+	// A menu link to a page the sitemaps show to be no collection (contact, shipping,
+	// a legal page) is not one.
+	kept := out[:0]
+	for _, c := range out {
+		if plan.others[c.key] {
+			src.dropped++
 			continue
 		}
-		seen[u] = true
-		out = append(out, collection{Collection: c, key: u})
-		inputs = append(inputs, catalog.CollectionInput{URL: u, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount})
+		kept = append(kept, c)
+	}
+	out = kept
+	have := map[string]bool{}
+	for _, c := range out {
+		have[c.key] = true
+	}
+	more, _ := keepCollections(plan.collections, st.vendor, have)
+	src.added = len(more)
+	out = append(out, more...)
+	if len(out) > 0 || len(plan.pages) > 0 {
+		st.unsaved = collectionInputs(out)
+		return out, plan, nil
 	}
 	// Fail with a reason: a crawl that completed with nothing would leave whoever started
 	// it to guess why.
 	switch {
-	case len(out) == 0 && len(found) > 0:
-		return nil, fmt.Errorf("discover collections: the %d found from %s are on other sites, such as %s", len(found), home.URL, found[0].URL)
-	case len(out) == 0:
-		return nil, fmt.Errorf("discover collections: none found from %s (no collection or category pages the adapters recognise)", home.URL)
+	case err != nil:
+		return nil, nil, fmt.Errorf("discover collections: %w", err)
+	case len(found.Collections) > 0:
+		return nil, nil, fmt.Errorf("discover collections: the %d found from %s are on other sites, such as %s", len(found.Collections), home.URL, found.Collections[0].URL)
+	case len(plan.report.Roots) > 0:
+		return nil, nil, fmt.Errorf("discover collections: none found from %s (no collection or category pages the adapters recognise), and its sitemaps name no collection or product page", home.URL)
 	}
-	st.unsaved = inputs
-	return out, nil
+	return nil, nil, fmt.Errorf("discover collections: none found from %s (no collection or category pages the adapters recognise, and no sitemap)", home.URL)
+}
+
+// keepCollections returns the collections of found on the vendor's host that are not in
+// have (canonical URLs; nil for none), each once, and their catalog inputs.
+func keepCollections(found []adapter.Collection, vendor string, have map[string]bool) ([]collection, []catalog.CollectionInput) {
+	var out []collection
+	seen := map[string]bool{}
+	for _, c := range found {
+		u, err := urlnorm.Page(c.URL)
+		if err != nil || !sameVendor(u, vendor) || seen[u] || have[u] {
+			continue
+		}
+		seen[u] = true
+		out = append(out, collection{Collection: c, key: u})
+	}
+	return out, collectionInputs(out)
+}
+
+// collectionInputs are the catalog inputs of cs.
+func collectionInputs(cs []collection) []catalog.CollectionInput {
+	inputs := make([]catalog.CollectionInput, len(cs))
+	for i, c := range cs {
+		inputs[i] = catalog.CollectionInput{URL: c.key, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount}
+	}
+	return inputs
 }
 
 // sameVendor reports whether pageURL, already in urlnorm.Page's canonical form, is on the
@@ -553,7 +629,13 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 	if err := l.slots.acquire(ctx, pagePriority(first, ahead, size, found)); err != nil {
 		return adapter.ListPage{}, err
 	}
-	lp, err := l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
+	var lp adapter.ListPage
+	var err error
+	if l.c.fromPages != nil {
+		lp, err = l.c.fromPages.list(ctx, l.p.adapters, cursor)
+	} else {
+		lp, err = l.p.adapters.List(ctx, l.st.platform, l.c.URL, cursor, size)
+	}
 	if errors.Is(err, adapter.ErrBlocked) {
 		// Stop the listing before giving the slot back, so that no other page is requested
 		// from a site that has put up a bot wall.

@@ -208,7 +208,7 @@ func TestCrawlThatFindsNoCollectionsSaysSo(t *testing.T) {
 		found []string
 		want  string
 	}{
-		{nil, "discover collections: none found from https://shop.example/ (no collection or category pages the adapters recognise)"},
+		{nil, "discover collections: none found from https://shop.example/ (no collection or category pages the adapters recognise, and no sitemap)"},
 		{[]string{"https://other.example/c/a", "https://other.example/c/b"}, "discover collections: the 2 found from https://shop.example/ are on other sites, such as https://other.example/c/a"},
 	} {
 		store := &siteCatalog{}

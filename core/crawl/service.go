@@ -52,11 +52,14 @@ type Result struct {
 	Method           *Method `json:"method,omitempty"`
 }
 
-// Method is how the crawl read the site: the platform detected and the evidence.
+// Method is how the crawl read the site: the platform detected and the evidence, where
+// the collections and listings came from (Source, one of the Source constants), and why.
 type Method struct {
 	Platform   string   `json:"platform"`
 	Confidence float64  `json:"confidence"`
 	Evidence   []string `json:"evidence,omitempty"`
+	Source     string   `json:"source,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
 }
 
 // Service starts, reads and cancels crawls.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -21,8 +22,9 @@ import (
 
 // wwwSite is a store that answers on https://www.shop.example/ with paths ending in a
 // slash, as many do: any other form of one of its URLs (the bare domain, no slash) is
-// answered with a redirect to it. It records every URL fetched and which of them were
-// redirected, each redirect a request more on a real site.
+// answered with a redirect to it. Files (robots.txt, sitemaps) it does not have: it
+// answers 404 for them. It records every URL fetched and which of them were redirected,
+// each redirect a request more on a real site.
 type wwwSite struct {
 	mu                  sync.Mutex
 	fetched, redirected []string
@@ -36,6 +38,9 @@ func (s *wwwSite) Fetch(_ context.Context, raw string) (*adapter.Document, error
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fetched = append(s.fetched, raw)
+	if u.Host == "www.shop.example" && path.Ext(u.Path) != "" {
+		return &adapter.Document{URL: raw, Status: http.StatusNotFound, Header: http.Header{}}, nil
+	}
 	doc := &adapter.Document{URL: raw, Status: http.StatusOK, Header: http.Header{}}
 	if final := *u; final.Host != "www.shop.example" || !strings.HasSuffix(final.Path, "/") {
 		final.Host = "www.shop.example"
@@ -176,8 +181,10 @@ func TestCrawlReadsARedirectedSiteOnTheHostItRedirectsTo(t *testing.T) {
 	if !slices.Equal(site.redirected, []string{"https://shop.example/"}) {
 		t.Errorf("redirected fetches %q, want only the home page asked for", site.redirected)
 	}
-	if len(site.fetched) != 5 { // the home page, then two pages of each collection
-		t.Errorf("%d fetches, want 5: %q", len(site.fetched), site.fetched)
+	// The home page, robots.txt and the usual places of a sitemap, then two pages of each
+	// collection.
+	if len(site.fetched) != 9 {
+		t.Errorf("%d fetches, want 9: %q", len(site.fetched), site.fetched)
 	}
 	slices.Sort(store.collections)
 	if want := []string{"https://shop.example/collections/hats", "https://shop.example/collections/shoes"}; !slices.Equal(store.collections, want) {
