@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func RunCommand(ctx context.Context, name string, args []string, stdout, stderr 
 	return nil
 }
 
-func validKind(k Kind) bool { return k == Shopify || k == JSONLD || k == HTML }
+func validKind(k Kind) bool { return slices.Contains(Kinds, k) }
 
 type multiFlag []string
 

@@ -20,6 +20,8 @@ func DefaultHost(kind Kind) string {
 		return "127.0.0.3"
 	case HTML:
 		return "127.0.0.4"
+	case Sitemap:
+		return "127.0.0.9"
 	}
 	return "127.0.0.2"
 }

@@ -23,7 +23,7 @@ const (
 )
 
 // Kinds lists every kind, in the order the launcher starts them.
-var Kinds = []Kind{Shopify, JSONLD, HTML}
+var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap}
 
 // Options configure a Store. The zero value of every field but Kind is usable.
 type Options struct {
@@ -168,8 +168,10 @@ func New(opts Options) (*Store, error) {
 		if s.name == "" {
 			s.name = "Corner Shop Supply"
 		}
+	case Sitemap:
+		s.setUpSitemapKind()
 	default:
-		return nil, fmt.Errorf("demostore: unknown kind %q (want shopify, jsonld or html)", opts.Kind)
+		return nil, fmt.Errorf("demostore: unknown kind %q (want one of %v)", opts.Kind, Kinds)
 	}
 	s.byStatus = map[int]int64{}
 	s.seen = make([]atomic.Bool, s.cat.Len())
@@ -218,6 +220,8 @@ func (s *Store) productPrefix() string {
 		return "/product/"
 	case HTML:
 		return "/item/"
+	case Sitemap:
+		return "/p/"
 	}
 	return "/products/"
 }
@@ -228,6 +232,8 @@ func (s *Store) categoryPrefix() string {
 		return "/category/"
 	case HTML:
 		return "/shop/"
+	case Sitemap:
+		return "/c/"
 	}
 	return "/collections/"
 }

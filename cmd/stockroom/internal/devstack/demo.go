@@ -79,6 +79,7 @@ var demoCatalogs = []demostore.Options{
 	{Kind: demostore.Shopify, Products: 1000},
 	{Kind: demostore.JSONLD, Products: 300},
 	{Kind: demostore.HTML, Products: 300},
+	{Kind: demostore.Sitemap, Products: 300},
 }
 
 // demoStores starts `make run`'s demo stores, each on its loopback address and all on one
