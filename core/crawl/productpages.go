@@ -181,7 +181,7 @@ func (p *Pipeline) listSitemapPages(ctx context.Context, st *crawlState, plan *s
 	}
 	var unknown []sitemapPage
 	for _, pg := range plan.pages {
-		if pg.kind == unknownPage && !known[pg.key] {
+		if pg.kind == unknownPage && !known.has(pg) {
 			unknown = append(unknown, pg)
 		}
 	}
@@ -201,7 +201,7 @@ func (p *Pipeline) listSitemapPages(ctx context.Context, st *crawlState, plan *s
 	}
 	var unlisted []sitemapPage
 	for _, pg := range plan.pages {
-		if known[pg.key] {
+		if known.has(pg) {
 			continue
 		}
 		if _, ok := found.products[pg.key]; pg.kind == productPage || ok {
@@ -262,15 +262,37 @@ func (p *Pipeline) listMore(ctx context.Context, st *crawlState, cs []collection
 	return p.listAll(ctx, st, cs)
 }
 
-// listedURLs are the canonical URLs of the listings the crawl found in listed. A crawl
-// that ran without interruption knows what it wrote; a resumed one also asks the
-// catalog what its collections hold, since the collections its earlier run listed are
-// not listed again.
-func (p *Pipeline) listedURLs(ctx context.Context, st *crawlState, listed []collection) (map[string]bool, error) {
+// listedSet is what the crawl's collections listed: the canonical URLs of their
+// listings, and the handles those URLs end in.
+type listedSet struct{ urls, handles map[string]bool }
+
+func (s listedSet) add(u string) {
+	s.urls[u] = true
+	if h := handleOf(u); h != "" {
+		s.handles[h] = true
+	}
+}
+
+// has reports whether the sitemap's page pg was listed: its URL was, or one that ends in
+// the same handle. A store's listing pages may link a product with a query, or under a
+// category's path, where its sitemap gives the plain address; reading every such product
+// again from its own page would cost a request per product for nothing.
+func (s listedSet) has(pg sitemapPage) bool {
+	if s.urls[pg.key] {
+		return true
+	}
+	h := handleOf(pg.key)
+	return h != "" && s.handles[h]
+}
+
+// listedURLs is what the crawl found in the collections listed. A crawl that ran without
+// interruption knows what it wrote; a resumed one also asks the catalog what its
+// collections hold, since the collections its earlier run listed are not listed again.
+func (p *Pipeline) listedURLs(ctx context.Context, st *crawlState, listed []collection) (listedSet, error) {
+	known := listedSet{urls: make(map[string]bool, len(st.written)), handles: make(map[string]bool, len(st.written))}
 	// The writer has stopped: st.written is no longer changing.
-	known := make(map[string]bool, len(st.written))
 	for u := range st.written {
-		known[u] = true
+		known.add(u)
 	}
 	if !st.resumed || len(listed) == 0 {
 		return known, nil
@@ -283,10 +305,10 @@ func (p *Pipeline) listedURLs(ctx context.Context, st *crawlState, listed []coll
 	for number := 1; ; number++ {
 		ls, total, err := p.catalog.Listings(ctx, catalog.ListingQuery{Vendor: st.vendor, CollectionURLs: urls, Page: page.Request{Number: number, Size: size}})
 		if err != nil {
-			return nil, fmt.Errorf("read the listings an earlier run found: %w", err)
+			return listedSet{}, fmt.Errorf("read the listings an earlier run found: %w", err)
 		}
 		for _, l := range ls {
-			known[l.URL] = true
+			known.add(l.URL)
 		}
 		if number*size >= total || len(ls) == 0 {
 			return known, nil

@@ -405,3 +405,27 @@ func TestCrawlOfSitemapsWithoutProductsSaysSo(t *testing.T) {
 		t.Errorf("crawl: %v, want %q", err, want)
 	}
 }
+
+// A category that links its products in another form than the sitemap gives them (a
+// query, a category's path) still counts as listing them: they are not read again from
+// their own pages.
+func TestSitemapProductsListedInAnotherFormAreNotReadAgain(t *testing.T) {
+	site := sitemapShop()
+	site.pages[shop+"/c/shoes"] = "category\n" + shop + "/c/shoes/p/boot?colour=brown\n" + shop + "/p/sandal?ref=menu"
+	store := &listingCatalog{}
+	res, err := quietPipeline(site, store, textShop{}).crawl(context.Background(), crawlJob("shop.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"/p/boot", "/p/sandal"} {
+		if n := site.fetches(shop + u); n != 0 {
+			t.Errorf("%s fetched %d times, though /c/shoes lists it", u, n)
+		}
+	}
+	if got := store.linked(shop + "/c/shoes"); !slices.Equal(got, []string{"/c/shoes/p/boot?colour=brown", "/p/sandal"}) {
+		t.Errorf("shoes hold %q", got)
+	}
+	if r := res.(Result); r.ListingsTotal != 6 {
+		t.Errorf("%d listings, want 6", r.ListingsTotal)
+	}
+}
