@@ -32,12 +32,43 @@
 //     adapter whether the site runs its platform (adapter.Set.Detect). When the home page
 //     redirects within the vendor's site (to https, to or from www.), the site is read
 //     where the redirect ended; a redirect to another site fails the crawl.
-//  2. Discovering collections. The detected platform's adapter, or the generic adapters,
-//     name the site's collections (adapter.Set.Discover). Collections on other hosts are
-//     dropped, and a crawl that finds none fails with a reason.
+//  2. Discovering collections. The detected platform's adapter names the site's
+//     collections from the store's own catalog (adapter.Set.Discovery), and that is all.
+//     Otherwise the generic adapters name those the home page links, and the site's
+//     sitemaps (core/sitemap) name more, and the product pages (see "Sitemaps" below).
+//     Collections on other hosts are dropped, and a crawl that finds neither collections
+//     nor product pages fails with a reason.
 //  3. Analyzing collections. The collections are sorted, largest first, and counted.
 //  4. Extracting listings. Every collection is paged through (adapter.Set.List) and each
-//     page's listings are written to the catalog.
+//     page's listings are written to the catalog; then the sitemaps' pages that no
+//     collection listed are read.
+//
+// The crawl's result records where its collections and listings came from
+// (Method.Source: SourcePlatform, SourceLinks, SourceSitemap or SourceLinksAndSitemap) and
+// why, in words (Method.Reason).
+//
+// # Sitemaps
+//
+// A store no platform adapter reads may link few of its categories from its home page,
+// or none (a menu drawn by script), and may leave products out of every category. Its
+// sitemaps name them: the files robots.txt announces, or the first of the usual places.
+// readSitemaps reads them within sitemap.Limits and sorts each page by its address
+// (classify): the detected platform adapter's patterns (adapter.Info.URLPatterns and
+// CollectionPatterns) first, then the host's rules for the platforms most stores run on
+// (Shopify, WooCommerce, Magento, common segments such as /p/ and /c/), then the name of
+// the sitemap file that named it. Of a page in several languages (hreflang), the first
+// version read is kept.
+//
+//   - Collections by their address are listed with the others.
+//   - A menu link to a page the sitemaps show to be no collection (contact, shipping, a
+//     legal page) is dropped.
+//   - Once the collections are listed, the pages whose addresses said nothing are read,
+//     and the pages themselves tell (probe): a product when the adapters extract one,
+//     a collection when they list products from it (it is listed then).
+//   - The product pages no collection listed are read one by one, through the adapters'
+//     extraction at the fetcher's pace, into a collection of their own named after the
+//     first sitemap (productPages). A listing a collection showed in another form (a
+//     query, a category's path) counts as listed by its handle.
 //
 // # Listing
 //
@@ -67,12 +98,18 @@
 //   - A bot wall stops the whole listing at once: every further page would meet it.
 //   - A page robots.txt disallows, or a first page the store answers 404 for, simply ends
 //     its collection (see isCollectionEnd).
-//   - A crawl that finds no collection, or no listing in any, fails and says so.
+//   - A crawl that finds no collection or product page, or no listing in any, fails and
+//     says so.
+//   - A product page the store fails to give fails its collection as a listing page
+//     does; one that is gone, or shows no product, is passed over: sitemaps name pages
+//     that were products once.
 //
 // # Resuming
 //
 // The runner saves the crawl's Progress while it runs. A collection is marked done only
 // once every listing it held is in the catalog, and catalog writes are upserts by vendor
 // and URL. So a crawl resumed after its process died skips the collections already done
-// and ends with the same catalog as a crawl that ran straight through.
+// and ends with the same catalog as a crawl that ran straight through. A resumed crawl
+// that reads sitemaps asks the catalog which products its earlier run listed, and reads
+// again the pages whose addresses said nothing.
 package crawl

@@ -1,4 +1,4 @@
-// Package demostore is Stockroom's offline demo shop: three kinds of storefront over a
+// Package demostore is Stockroom's offline demo shop: several kinds of storefront over a
 // generated (or real, loaded) catalogue, each an http.Handler with injectable faults and
 // request counters. `make run` crawls it without the internet; the crawl and extract
 // tests and benchmarks use it as their target.
@@ -15,6 +15,9 @@
 //     flavours (see JSONLDFlavor), category pages with an ItemList and rel=next, a sitemap.
 //   - HTML: plain markup only; category pages with "Next page" links, product pages with a
 //     price by "Add to cart", a struck-out old price, stock text, SKU and related products.
+//   - Sitemap: the HTML kind's pages behind a home page that links no category; only its
+//     nested, partly gzipped sitemaps (announced in robots.txt) name the categories and
+//     products, some of them in no category, with pictures and German pages (hreflang).
 //
 // Build one with New, or start several with Launch:
 //
