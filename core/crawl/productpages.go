@@ -215,11 +215,13 @@ func (p *Pipeline) listSitemapPages(ctx context.Context, st *crawlState, plan *s
 	if err != nil {
 		return nil, err
 	}
-	st.unsaved = []catalog.CollectionInput{{URL: c.key, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount}}
+	st.unsaved = collectionInputs([]collection{c})
+	before := len(st.written)
 	if err := p.listMore(ctx, st, []collection{c}); err != nil {
 		return nil, err
 	}
-	src.read = len(unlisted)
+	// The writer has stopped again; what it wrote since are the products read.
+	src.read = len(st.written) - before
 	return append(listed, c), nil
 }
 
@@ -228,6 +230,9 @@ func (p *Pipeline) listSitemapPages(ctx context.Context, st *crawlState, plan *s
 // found, and none of its pages is read as a listing page). known are the listings of
 // those pages read already.
 func sitemapCollection(plan *sitemapPlan, unlisted []sitemapPage, known map[string]adapter.Listing) (collection, error) {
+	if len(plan.report.Roots) == 0 {
+		return collection{}, errors.New("name the collection of the sitemap: no sitemap was read")
+	}
 	root := plan.report.Roots[0]
 	key, err := urlnorm.Page(root)
 	if err != nil {

@@ -147,17 +147,17 @@ func (d *discoverySources) source() string {
 // reason says in words where the crawl's collections and listings came from.
 func (d *discoverySources) reason() string {
 	if d.platform {
-		return fmt.Sprintf("the %s adapter named %d collections from the store's own catalog", d.adapter, d.linked)
+		return fmt.Sprintf("the %s adapter named %s from the store's own catalog", d.adapter, counted(d.linked, "collection", "collections"))
 	}
 	var b strings.Builder
 	switch n := d.linked - d.dropped; {
 	case n == 0:
 		b.WriteString("the home page links no category")
 	default:
-		fmt.Fprintf(&b, "the home page links %d categories", n)
+		fmt.Fprintf(&b, "the home page links %s", counted(n, "category", "categories"))
 	}
 	if d.dropped > 0 {
-		fmt.Fprintf(&b, " (and %d pages its sitemaps show are not)", d.dropped)
+		fmt.Fprintf(&b, " (and %s its sitemaps show to be none)", counted(d.dropped, "page", "pages"))
 	}
 	if d.plan == nil {
 		return b.String()
@@ -176,17 +176,25 @@ func (d *discoverySources) reason() string {
 	if d.linked-d.dropped > 0 {
 		more = " more"
 	}
-	fmt.Fprintf(&b, ", %d files of %d URLs, name %d categories%s and %d pages that may be products",
-		rep.Files, rep.URLs, d.added, more, len(d.plan.pages))
+	fmt.Fprintf(&b, ", %s of %s, name %s%s and %s that may be products", counted(rep.Files, "file", "files"),
+		counted(rep.URLs, "URL", "URLs"), counted(d.added, "category", "categories"), more, counted(len(d.plan.pages), "page", "pages"))
 	if d.found > 0 {
-		fmt.Fprintf(&b, ", of which %d were categories", d.found)
+		fmt.Fprintf(&b, ", of which %s", counted(d.found, "was a category", "were categories"))
 	}
-	fmt.Fprintf(&b, "; %d products in no category were read from their own pages", d.read)
+	fmt.Fprintf(&b, "; %s in no category read from their own pages", counted(d.read, "product", "products"))
 	if rep.Stopped != "" {
 		fmt.Fprintf(&b, "; reading the sitemaps stopped at %s", rep.Stopped)
 	}
 	if n := len(rep.Skipped); n > 0 {
-		fmt.Fprintf(&b, "; %d sitemap files not read whole, such as %s", n, rep.Skipped[0])
+		fmt.Fprintf(&b, "; %s not read whole, such as %s", counted(n, "sitemap file", "sitemap files"), rep.Skipped[0])
 	}
 	return b.String()
+}
+
+// counted is n followed by the word for one or for several.
+func counted(n int, one, several string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, several)
 }

@@ -283,9 +283,9 @@ func TestCrawlOfAStoreWithoutCategoryLinksReadsItsSitemaps(t *testing.T) {
 	if m == nil || m.Source != SourceSitemap {
 		t.Fatalf("method %+v, want source %q", m, SourceSitemap)
 	}
-	for _, says := range []string{"the home page links no category (and 1 pages its sitemaps show are not)",
-		"the sitemaps robots.txt names (" + index + "), 6 files of 14 URLs, name 2 categories and 8 pages that may be products, of which 1 were categories",
-		"; 2 products in no category were read from their own pages"} {
+	for _, says := range []string{"the home page links no category (and 1 page its sitemaps show to be none)",
+		"the sitemaps robots.txt names (" + index + "), 6 files of 14 URLs, name 2 categories and 8 pages that may be products, of which 1 was a category",
+		"; 1 product in no category read from their own pages"} {
 		if !strings.Contains(m.Reason, says) {
 			t.Errorf("reason %q does not say %q", m.Reason, says)
 		}
@@ -349,7 +349,7 @@ func TestCrawlOfAPlatformStoreReadsNoSitemap(t *testing.T) {
 		t.Errorf("robots.txt fetched %d times for its sitemaps", n)
 	}
 	m := res.(Result).Method
-	if m.Source != SourcePlatform || m.Reason != "the shopplatform adapter named 1 collections from the store's own catalog" {
+	if m.Source != SourcePlatform || m.Reason != "the shopplatform adapter named 1 collection from the store's own catalog" {
 		t.Errorf("method %+v", m)
 	}
 }
@@ -361,8 +361,8 @@ func TestCrawlCombinesLinksAndSitemaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.(Result)
-	if r.Method.Source != SourceLinksAndSitemap || !strings.Contains(r.Method.Reason, "the home page links 1 categories; ") ||
-		!strings.Contains(r.Method.Reason, "name 1 categories more") {
+	if r.Method.Source != SourceLinksAndSitemap || !strings.Contains(r.Method.Reason, "the home page links 1 category; ") ||
+		!strings.Contains(r.Method.Reason, "name 1 category more") {
 		t.Errorf("method %+v", r.Method)
 	}
 	if r.CollectionsTotal != 4 || r.ListingsTotal != 6 {

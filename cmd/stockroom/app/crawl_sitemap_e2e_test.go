@@ -56,9 +56,9 @@ func TestCrawlOfASitemapOnlyStoreFillsTheCatalogExactly(t *testing.T) {
 	}
 	reason, _ := field(body, "meta", "result", "method", "reason").(string)
 	for _, says := range []string{
-		"the home page links no category (and 1 pages its sitemaps show are not)",
+		"the home page links no category (and 1 page its sitemaps show to be none)",
 		"the sitemaps robots.txt names (" + shop.URL("/sitemaps/index.xml") + ")",
-		strconv.Itoa(orphans) + " products in no category were read from their own pages",
+		strconv.Itoa(orphans) + " products in no category read from their own pages",
 	} {
 		if !strings.Contains(reason, says) {
 			t.Errorf("reason %q does not say %q", reason, says)
