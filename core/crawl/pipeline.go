@@ -297,13 +297,13 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 	}
 	src := &st.sources
 	src.adapter = found.Adapter
-	out, inputs := keepCollections(found.Collections, st.vendor, nil)
+	out := keepCollections(found.Collections, st.vendor, nil)
 	src.linked = len(out)
 	if len(out) > 0 && !found.Generic {
 		// The platform's own catalog names every collection, and its collection of
 		// every product where it has one: its sitemaps would add nothing.
 		src.platform = true
-		st.unsaved = inputs
+		st.unsaved = collectionInputs(out)
 		return out, nil, nil
 	}
 	plan, serr := p.readSitemaps(ctx, st, home)
@@ -326,7 +326,7 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 	for _, c := range out {
 		have[c.key] = true
 	}
-	more, _ := keepCollections(plan.collections, st.vendor, have)
+	more := keepCollections(plan.collections, st.vendor, have)
 	src.added = len(more)
 	out = append(out, more...)
 	if len(out) > 0 || len(plan.pages) > 0 {
@@ -347,8 +347,8 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 }
 
 // keepCollections returns the collections of found on the vendor's host that are not in
-// have (canonical URLs; nil for none), each once, and their catalog inputs.
-func keepCollections(found []adapter.Collection, vendor string, have map[string]bool) ([]collection, []catalog.CollectionInput) {
+// have (canonical URLs; nil for none), each once.
+func keepCollections(found []adapter.Collection, vendor string, have map[string]bool) []collection {
 	var out []collection
 	seen := map[string]bool{}
 	for _, c := range found {
@@ -359,7 +359,7 @@ func keepCollections(found []adapter.Collection, vendor string, have map[string]
 		seen[u] = true
 		out = append(out, collection{Collection: c, key: u})
 	}
-	return out, collectionInputs(out)
+	return out
 }
 
 // collectionInputs are the catalog inputs of cs.

@@ -253,8 +253,8 @@ func (p *Pipeline) newCollections(st *crawlState, found []adapter.Collection, li
 	for _, c := range listed {
 		have[c.key] = true
 	}
-	out, inputs := keepCollections(found, st.vendor, have)
-	st.unsaved = inputs
+	out := keepCollections(found, st.vendor, have)
+	st.unsaved = collectionInputs(out)
 	return out
 }
 
