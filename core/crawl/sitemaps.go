@@ -165,7 +165,7 @@ func (d *discoverySources) reason() string {
 	rep := d.plan.report
 	switch {
 	case len(rep.Roots) == 0:
-		fmt.Fprintf(&b, "; no sitemap found (robots.txt names none, and there is none at %s)", strings.Join(sitemap.UsualPlaces, ", "))
+		fmt.Fprintf(&b, "; no sitemap found (robots.txt names none, and there is none at %s)", strings.Join(sitemap.UsualPlaces(), ", "))
 		return b.String()
 	case rep.Announced:
 		fmt.Fprintf(&b, "; the sitemaps robots.txt names (%s)", strings.Join(rep.Roots, ", "))

@@ -4,10 +4,14 @@
 // A crawl uses it to find the pages of a store that its home page does not link to:
 //
 //	r := sitemap.Reader{Fetcher: fetcher}
-//	roots, from, err := r.Roots(ctx, "https://shop.example/")
-//	report, err := r.Read(ctx, roots, func(e sitemap.Entry) {
+//	report, err := r.ReadSite(ctx, "https://shop.example/", func(e sitemap.Entry) {
 //		// e.URL, e.Images, e.Alternates, e.File (the file that named it)
 //	})
+//	// report.Roots, report.Files, report.URLs; report.Stopped and report.Skipped say
+//	// what was not read, and why.
+//
+// ReadSite reads the sitemaps robots.txt announces, or the first of UsualPlaces that is
+// one; Read reads the sitemaps at the addresses it is given.
 //
 // Every file comes through the Fetcher, so the crawl's address guard, robots.txt rules and
 // politeness apply to sitemaps as to any page. A file is read as a stream of entries with

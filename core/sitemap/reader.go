@@ -12,10 +12,10 @@ import (
 	"github.com/stockroom/stockroom/core/adapter"
 )
 
-// UsualPlaces are the paths where sites keep their first sitemap when robots.txt names
-// none, in the order they are tried: the protocol's and most platforms' (Shopify,
+// UsualPlaces returns the paths where sites keep their first sitemap when robots.txt
+// names none, in the order they are tried: the protocol's and most platforms' (Shopify,
 // Magento, BigCommerce), Yoast's and other WordPress plugins', WordPress's own.
-var UsualPlaces = []string{"/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml"}
+func UsualPlaces() []string { return []string{"/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml"} }
 
 // maxSkipped bounds the files a Report names as skipped, so that a site of a thousand
 // broken sitemaps does not make a report of a thousand lines.
@@ -81,7 +81,7 @@ func (r *Reader) ReadSite(ctx context.Context, siteURL string, visit func(Entry)
 	}
 	var rep Report
 	rd := r.newRead(&rep, visit)
-	for _, p := range UsualPlaces {
+	for _, p := range UsualPlaces() {
 		ok, err := rd.root(ctx, origin+p, false)
 		if err != nil || ok || rep.Stopped != "" {
 			return rep, err
@@ -114,13 +114,13 @@ func (r *Reader) announced(ctx context.Context, origin string) ([]string, error)
 		return nil, nil
 	}
 	base, _ := url.Parse(robotsURL)
-	return RobotsSitemaps(d.Body, base), nil
+	return robotsSitemaps(d.Body, base), nil
 }
 
-// RobotsSitemaps returns the sitemap URLs named by the Sitemap: lines of a robots.txt
+// robotsSitemaps returns the sitemap URLs named by the Sitemap: lines of a robots.txt
 // body, resolved against base (the robots.txt's own URL), each once, in order. The lines
 // stand apart from the user-agent groups, so every one counts.
-func RobotsSitemaps(body []byte, base *url.URL) []string {
+func robotsSitemaps(body []byte, base *url.URL) []string {
 	var out []string
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(body))

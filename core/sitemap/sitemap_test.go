@@ -145,8 +145,8 @@ func TestReadSiteTriesTheUsualPlacesUntilOneIsASitemap(t *testing.T) {
 			if len(rep.Skipped) != 0 {
 				t.Errorf("skipped %q: a usual place that is missing is no news", rep.Skipped)
 			}
-			for _, p := range UsualPlaces {
-				if s.fetched[origin+p] > 0 && origin+p != tc.root && slices.Index(UsualPlaces, p) > slices.Index(UsualPlaces, strings.TrimPrefix(tc.root, origin)) {
+			for _, p := range UsualPlaces() {
+				if s.fetched[origin+p] > 0 && origin+p != tc.root && slices.Index(UsualPlaces(), p) > slices.Index(UsualPlaces(), strings.TrimPrefix(tc.root, origin)) {
 					t.Errorf("%s fetched after %s was read", p, tc.root)
 				}
 			}
@@ -166,7 +166,7 @@ func TestReadSiteReadsARedirectedUsualPlaceOnce(t *testing.T) {
 func TestReadSiteWithoutSitemapsReportsNothing(t *testing.T) {
 	s := newSite(map[string]string{origin + "/robots.txt": "User-agent: *\nDisallow:\n"})
 	got, rep := readAll(t, s, Limits{})
-	if len(got) != 0 || len(rep.Roots) != 0 || len(rep.Skipped) != 0 || rep.Files != len(UsualPlaces) {
+	if len(got) != 0 || len(rep.Roots) != 0 || len(rep.Skipped) != 0 || rep.Files != len(UsualPlaces()) {
 		t.Errorf("visited %q, report %+v", got, rep)
 	}
 }
