@@ -39,6 +39,11 @@ var (
 	legacySearchPage = pageBounds{DefaultSize: 20, MaxSize: 100, SizeParam: "limit"}
 )
 
+// maxPage is the highest page number any list accepts. Every page up to it, at any page
+// size the lists allow (at most 100), starts at an offset a 32-bit integer holds, so no database or list arithmetic
+// overflows on a client's page number; and no catalog list is that long.
+const maxPage = 10_000_000
+
 func (b pageBounds) sizeParam() string {
 	if b.SizeParam == "" {
 		return "page_size"
@@ -63,8 +68,8 @@ func pageOf(p params, bounds pageBounds) (page.Request, error) {
 func (b pageBounds) resolve(number, size *int) (page.Request, error) {
 	r := page.Request{Number: 1, Size: b.DefaultSize}
 	if number != nil {
-		if *number < 1 {
-			return page.Request{}, failure.OutOfRange("page", "must be at least 1, got %d", *number)
+		if *number < 1 || *number > maxPage {
+			return page.Request{}, failure.OutOfRange("page", "must be between 1 and %d, got %d", maxPage, *number)
 		}
 		r.Number = *number
 	}
@@ -73,10 +78,6 @@ func (b pageBounds) resolve(number, size *int) (page.Request, error) {
 			return page.Request{}, failure.OutOfRange(b.sizeParam(), "must be between 1 and %d, got %d", b.MaxSize, *size)
 		}
 		r.Size = *size
-	}
-	// Offsets past this would overflow an int32 OFFSET in SQL long before any real catalog.
-	if int64(r.Number-1)*int64(r.Size) > 1<<31-1 {
-		return page.Request{}, failure.OutOfRange("page", "is too large")
 	}
 	return r, nil
 }

@@ -34,7 +34,11 @@ func searchRequest(b body, flagDefault bool) (search.Request, error) {
 		return req, failure.Missing("query")
 	}
 	req.Query = q
-	if raw, ok := b.present("customer_profile"); ok {
+	raw, ok, err := b.field("customer_profile")
+	if err != nil {
+		return req, err
+	}
+	if ok {
 		if err := json.Unmarshal(raw, &req.Profile); err != nil {
 			return req, failure.WrongType("customer_profile", "a JSON object")
 		}
@@ -387,7 +391,7 @@ func (s *Server) attachSimilar(c *fiber.Ctx, flags extract.Flags, hits []search.
 
 // legacySearch is POST /api/search {query, page, limit, filters}:
 // {products, meta: {totalItems, totalPages, currentPage, pageSize}} with v1 products. The
-// query may be empty: the filters alone then select.
+// query may be empty when a filter is given: the filters alone then select.
 func (s *Server) legacySearch(c *fiber.Ctx) error {
 	b, err := parseBody(c)
 	if err != nil {

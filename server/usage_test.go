@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"net"
 	"testing"
 	"time"
 
@@ -144,6 +145,28 @@ func TestUsageParametersAndPaging(t *testing.T) {
 		r := u.do("GET", "/v2/usage?"+bad, nil)
 		if code, _ := errorOf(t, r); r.status != 400 || code != "VALIDATION_ERROR" {
 			t.Errorf("%s: %d %s", bad, r.status, r.body)
+		}
+	}
+}
+
+func TestUsageWhileClickHouseIsDownIsServiceUnavailable(t *testing.T) {
+	// A port nobody listens on: the reader's every query fails to connect.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	address := l.Addr().String()
+	l.Close()
+	conn, err := clickhouse.Open(context.Background(), "clickhouse://"+address+"/stockroom?dial_timeout=200ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	e := newEnv(t, envOptions{deps: func(d *server.Deps) { d.Usage = usage.NewService(clickhouse.NewReader(conn)) }})
+	for _, path := range []string{"/v1/usage", "/v2/usage", "/api/usage"} {
+		r := e.do("GET", path, nil)
+		if code, _ := errorOf(t, r); r.status != 503 || code != "SERVICE_UNAVAILABLE" {
+			t.Errorf("%s: %d %s, want 503 SERVICE_UNAVAILABLE", path, r.status, r.body)
 		}
 	}
 }

@@ -89,6 +89,9 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 	if strings.TrimSpace(rawURL) == "" {
 		return Started{}, failure.Missing("url")
 	}
+	if len(rawURL) > urlnorm.MaxURLLength {
+		return Started{}, failure.OutOfRange("url", "must be at most %d bytes long, got %d", urlnorm.MaxURLLength, len(rawURL))
+	}
 	host, err := urlnorm.Host(rawURL)
 	if err != nil {
 		return Started{}, failure.OutOfRange("url", "must be a website URL or domain, got %q", rawURL)
@@ -127,14 +130,23 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 }
 
 // startURL keeps the client's scheme and port (a store on a test port), defaulting to https.
+// A URL with a user name or password is refused: a crawl reads public pages and would
+// not use them, and the parameters, which keep the client's URL, would store them.
 func startURL(rawURL, host string) (string, error) {
 	s := strings.TrimSpace(rawURL)
-	if !strings.Contains(s, "://") {
-		return "https://" + host + "/", nil
+	withScheme := strings.Contains(s, "://")
+	if !withScheme {
+		s = "https://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "", err
+	}
+	if u.User != nil {
+		return "", errors.New("must not hold a user name or password")
+	}
+	if !withScheme {
+		return "https://" + host + "/", nil
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("scheme must be http or https, got %q", u.Scheme)

@@ -14,6 +14,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/failure"
 	"github.com/stockroom/stockroom/core/page"
+	"github.com/stockroom/stockroom/core/urlnorm"
 )
 
 // MaxURLs is the most URLs one extraction takes.
@@ -42,7 +43,7 @@ const MaxSyncURLs = 50
 // Extract extracts urls while the caller waits (the legacy endpoints): charged at start
 // like any extraction, answered in input order.
 func (s *Service) Extract(ctx context.Context, organizationID string, urls []string) ([]Item, int64, error) {
-	if err := checkURLCount(len(urls), MaxSyncURLs); err != nil {
+	if err := checkURLs(urls, MaxSyncURLs); err != nil {
 		return nil, 0, err
 	}
 	credits := s.creditsPerURL * int64(len(urls))
@@ -86,7 +87,7 @@ var kinds = []execution.Kind{execution.ProductsBatch, execution.Extract}
 
 // StartURLs starts an extraction of urls. kind is ProductsBatch (v1) or Extract (v2).
 func (s *Service) StartURLs(ctx context.Context, organizationID string, kind execution.Kind, urls []string, p Parameters) (Started, error) {
-	if err := checkURLCount(len(urls), MaxURLs); err != nil {
+	if err := checkURLs(urls, MaxURLs); err != nil {
 		return Started{}, err
 	}
 	p.URLs, p.Vendor, p.CrawlID, p.MaxProducts = urls, "", "", nil
@@ -101,12 +102,26 @@ func (s *Service) StartURLs(ctx context.Context, organizationID string, kind exe
 	return Started{ExecutionID: id, CreditsUsed: credits, URLCount: len(urls)}, nil
 }
 
-func checkURLCount(n, limit int) error {
-	if n == 0 {
+// checkURLs refuses a list of URLs longer than limit, empty, or holding a URL longer than
+// urlnorm.MaxURLLength: such a URL is no page's, and no index could hold it. Every long
+// one is named in the error's invalid_urls, by its index.
+func checkURLs(urls []string, limit int) error {
+	if len(urls) == 0 {
 		return failure.OutOfRange("urls", "must hold at least one URL")
 	}
-	if n > limit {
-		return failure.OutOfRange("urls", "must hold at most %d URLs, got %d", limit, n)
+	if len(urls) > limit {
+		return failure.OutOfRange("urls", "must hold at most %d URLs, got %d", limit, len(urls))
+	}
+	var invalid []string
+	for i, u := range urls {
+		if len(u) > urlnorm.MaxURLLength {
+			invalid = append(invalid, fmt.Sprintf("Index %d: %d bytes long - longer than %d", i, len(u), urlnorm.MaxURLLength))
+		}
+	}
+	if len(invalid) > 0 {
+		err := failure.OutOfRange("urls", "must hold URLs of at most %d bytes: %s", urlnorm.MaxURLLength, invalid[0])
+		err.Details = map[string]any{"invalid_urls": invalid}
+		return err
 	}
 	return nil
 }

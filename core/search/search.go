@@ -55,6 +55,12 @@ type Filters struct {
 	Tags        []string
 }
 
+// empty reports whether no filter is set.
+func (f Filters) empty() bool {
+	return f.MinPrice == nil && f.MaxPrice == nil && f.Vendor == "" && f.Brand == "" && f.ProductType == "" &&
+		f.IsAvailable == nil && len(f.Tags) == 0
+}
+
 // API is what the HTTP layer calls. *Service implements it.
 type API interface {
 	// Start begins an asynchronous search (v2) and charges credits.agentic_search.

@@ -181,10 +181,10 @@ func (s *Service) sync(ctx context.Context, organizationID string, q Query, cred
 	return Answer{Hits: hits, Relaxed: out.Relaxed}, credits, nil
 }
 
-// Filter implements API. The query may be empty: then the filters alone select, newest
-// first.
+// Filter implements API. The query may be empty when a filter is given: then the filters
+// alone select, newest first. With neither there is nothing to search for.
 func (s *Service) Filter(ctx context.Context, organizationID, query string, f Filters, req page.Request) (page.Result[Hit], int64, error) {
-	if err := checkQuery(query, false); err != nil {
+	if err := checkQuery(query, f.empty()); err != nil {
 		return page.Result[Hit]{}, 0, err
 	}
 	if f.MinPrice != nil && f.MaxPrice != nil && *f.MinPrice > *f.MaxPrice {

@@ -15,6 +15,28 @@ import (
 // ErrInvalid is wrapped by every error this package returns.
 var ErrInvalid = errors.New("invalid URL")
 
+// Limits on what is taken for a URL or a host name. They are the service's limits for
+// every URL and vendor a client sends and every URL a crawl stores: docs/API.md states them.
+const (
+	// MaxURLLength is the longest URL, in bytes. Browsers and sitemaps keep to it, and a
+	// URL this long still fits the Postgres indexes that hold URLs (an entry of at most
+	// about 2.7 KB).
+	MaxURLLength = 2048
+	// MaxHostLength is the longest host name, in bytes, and MaxLabelLength its longest
+	// label: the limits of DNS.
+	MaxHostLength  = 253
+	MaxLabelLength = 63
+)
+
+// CheckLength returns an error wrapping ErrInvalid when s is longer than MaxURLLength. The
+// message gives the length, not s, which may be megabytes.
+func CheckLength(s string) error {
+	if len(s) > MaxURLLength {
+		return fmt.Errorf("%w: %d bytes long, more than the %d allowed", ErrInvalid, len(s), MaxURLLength)
+	}
+	return nil
+}
+
 var hostProfile = idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.Transitional(false))
 
 // Host returns the vendor hostname of a URL or bare domain: lower case, ASCII (punycode for
@@ -23,6 +45,9 @@ func Host(input string) (string, error) {
 	s := strings.TrimSpace(input)
 	if s == "" {
 		return "", fmt.Errorf("%w: empty", ErrInvalid)
+	}
+	if err := CheckLength(s); err != nil {
+		return "", err
 	}
 	if !strings.Contains(s, "://") {
 		s = "https://" + s
@@ -46,11 +71,28 @@ func canonicalHost(h, input string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: %q: %v", ErrInvalid, input, err)
 	}
+	if !withinDNSLimits(ascii) {
+		return "", fmt.Errorf("%w: the host name of %q is longer than DNS allows (%d bytes, labels of %d)", ErrInvalid, input, MaxHostLength, MaxLabelLength)
+	}
 	ascii = strings.TrimPrefix(ascii, "www.")
 	if !strings.Contains(ascii, ".") && ascii != "localhost" {
 		return "", fmt.Errorf("%w: %q is not a domain name", ErrInvalid, input)
 	}
 	return ascii, nil
+}
+
+// withinDNSLimits reports whether the ASCII host name h is no longer than MaxHostLength,
+// nor any of its labels than MaxLabelLength.
+func withinDNSLimits(h string) bool {
+	if len(h) > MaxHostLength {
+		return false
+	}
+	for label := range strings.SplitSeq(h, ".") {
+		if len(label) > MaxLabelLength {
+			return false
+		}
+	}
+	return true
 }
 
 // trackingParams never change what a page shows, so they are dropped from page URLs.
@@ -74,6 +116,9 @@ func normalizePage(input string) (string, error) {
 	s := strings.TrimSpace(input)
 	if s == "" {
 		return "", fmt.Errorf("%w: empty", ErrInvalid)
+	}
+	if err := CheckLength(s); err != nil {
+		return "", err
 	}
 	if !strings.Contains(s, "://") {
 		s = "https://" + s
@@ -112,6 +157,9 @@ func normalizePage(input string) (string, error) {
 // only when not the scheme's default, and a path without escapes, trailing slash, query
 // or fragment. Anything else goes the long way; FuzzPageFastPath checks that the two agree.
 func canonicalPage(s string) bool {
+	if len(s) > MaxURLLength {
+		return false
+	}
 	var rest, defaultPort string
 	switch {
 	case strings.HasPrefix(s, "https://"):

@@ -34,6 +34,32 @@ func TestHostRefusesWhatIsNoDomain(t *testing.T) {
 	}
 }
 
+func TestHostsAndURLsBeyondTheLimitsAreRefused(t *testing.T) {
+	label63 := strings.Repeat("a", MaxLabelLength)
+	longest := strings.Repeat(label63+".", 3) + strings.Repeat("b", MaxHostLength-3*(MaxLabelLength+1)-len(".com")) + ".com"
+	if got, err := Host(longest); err != nil || got != longest {
+		t.Errorf("a host of %d bytes: %q, %v", len(longest), got, err)
+	}
+	for _, in := range []string{
+		strings.Repeat("a", 296) + ".com",         // a label too long
+		"x" + longest,                             // a host too long
+		"https://" + strings.Repeat("a", 500_000), // a URL too long
+	} {
+		if _, err := Host(in); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Host of %d bytes: %v, want ErrInvalid", len(in), err)
+		}
+	}
+	path := "https://shop.com/" + strings.Repeat("p", MaxURLLength-len("https://shop.com/"))
+	if got, err := Page(path); err != nil || got != path {
+		t.Errorf("a URL of %d bytes: %v", len(path), err)
+	}
+	for _, in := range []string{path + "q", path + "/"} {
+		if _, err := Page(in); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Page of %d bytes: %v, want ErrInvalid", len(in), err)
+		}
+	}
+}
+
 func TestPageCanonicalForm(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"shop.com/collections/Shoes/", "https://shop.com/collections/Shoes"},

@@ -2,11 +2,14 @@ package clickhouse
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
+	"github.com/stockroom/stockroom/core/failure"
 	"github.com/stockroom/stockroom/core/usage"
 )
 
@@ -42,7 +45,7 @@ func (r *Reader) CallsByPath(ctx context.Context, organizationID string, since t
 
 	rows, err := r.conn.Query(ctx, query, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("usage calls by path: %w", err)
+		return nil, 0, unreachable(fmt.Errorf("usage calls by path: %w", err))
 	}
 	defer rows.Close()
 	var all []usage.PathCount
@@ -57,9 +60,20 @@ func (r *Reader) CallsByPath(ctx context.Context, organizationID string, since t
 		all = append(all, usage.PathCount{Path: path, TotalCalls: int64(total)})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("usage calls by path: %w", err)
+		return nil, 0, unreachable(fmt.Errorf("usage calls by path: %w", err))
 	}
 	return window(all, offset, limit), len(all), nil
+}
+
+// unreachable marks err, a failed read, as ClickHouse being unavailable (a 503 the client
+// may retry), unless ClickHouse itself answered it: an exception is a fault of the query,
+// and a canceled context the caller's.
+func unreachable(err error) error {
+	var exception *clickhouse.Exception
+	if errors.As(err, &exception) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &failure.Error{Kind: failure.Unavailable, Message: "usage reporting is unavailable: ClickHouse cannot be reached, retry shortly", Cause: err}
 }
 
 // hourStart is t rounded down to its hour in UTC (time.Truncate works on absolute time,
