@@ -95,6 +95,15 @@ type Document struct {
 	memoized any
 }
 
+// Landed is the URL whose page d is: the one answered after redirects, else the one
+// requested. Adapters read a page at this URL.
+func (d *Document) Landed() string {
+	if d.FinalURL != "" {
+		return d.FinalURL
+	}
+	return d.URL
+}
+
 // Memo returns the value build derives from d, building it on the first call only. The
 // first caller's build wins; hosts use one build function per Document type they cache.
 func (d *Document) Memo(build func(*Document) any) any {

@@ -154,7 +154,7 @@ func (s *Set) Detect(ctx context.Context, home *Document) ([]Detection, error) {
 		if !m.Info().Can(OpDetect) {
 			continue
 		}
-		resp, err := s.run(ctx, m, &Request{Op: OpDetect, URL: home.URL, Docs: []*Document{home}}, docs)
+		resp, err := s.run(ctx, m, &Request{Op: OpDetect, URL: home.Landed(), Docs: []*Document{home}}, docs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -311,7 +311,7 @@ func (s *Set) Discovery(ctx context.Context, platform string, home *Document) (D
 	}
 	var lastErr error
 	for _, m := range mods {
-		req := Request{Op: OpDiscover, URL: home.URL, Docs: []*Document{home}}
+		req := Request{Op: OpDiscover, URL: home.Landed(), Docs: []*Document{home}}
 		resp, err := s.run(ctx, m, &req, docs)
 		if err == nil && len(resp.Collections) > 0 {
 			info := m.Info()
@@ -389,7 +389,9 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 //
 // Adapters run in priority order, platform adapters first (those whose platform the page
 // itself is detected as), then the generic ones; each fills what the previous left unknown,
-// and the product records which adapter supplied each field.
+// and the product records which adapter supplied each field. They read the page where the
+// fetch landed (Document.Landed): a product reached through a redirect (a tracking link, a
+// renamed URL, another host) is read as if its own URL had been asked for.
 func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Result, error) {
 	if msg := checkURL(rawURL); msg != "" {
 		return Result{Outcome: MalformedURL, Message: msg}, nil
@@ -417,9 +419,10 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 	merged := &product.Product{}
 	first := Result{Outcome: Other, Message: "no adapter answered"}
 	answered := false
+	landed := page.Landed()
 	for _, m := range s.forPlatform(platform, OpExtract) {
 		name := m.Info().Name
-		resp, err := s.run(ctx, m, &Request{Op: OpExtract, URL: rawURL, Docs: []*Document{page}}, docs)
+		resp, err := s.run(ctx, m, &Request{Op: OpExtract, URL: landed, Docs: []*Document{page}}, docs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
@@ -442,7 +445,7 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 		return first, nil
 	}
 	if merged.URL == "" {
-		merged.URL = rawURL
+		merged.URL = landed
 	}
 	if merged.Platform == nil && platform != "" {
 		merged.Platform = &platform

@@ -100,6 +100,39 @@ func TestExtractRunsPlatformFirstAndMerges(t *testing.T) {
 	}
 }
 
+// A page reached through a redirect is read where the fetch landed: every adapter, in
+// detection and extraction, is asked about the final URL, from which a platform adapter
+// builds the URLs of its product data.
+func TestAdaptersReadARedirectedPageAtItsFinalURL(t *testing.T) {
+	var asked []string
+	shop := &fake{
+		info: adapter.Info{Name: "shop", Platforms: []string{"shop"}, Capabilities: []adapter.Op{adapter.OpDetect, adapter.OpExtract}},
+		call: func(req *adapter.Request) (*adapter.Response, error) {
+			asked = append(asked, string(req.Op)+" "+req.URL)
+			if req.Op == adapter.OpDetect {
+				return &adapter.Response{Detection: &adapter.Detection{Platform: "shop", Confidence: 0.9}}, nil
+			}
+			if !strings.HasPrefix(req.URL, "https://shop.example/products/") {
+				return &adapter.Response{Outcome: adapter.NonProductURL, Message: "not a product URL"}, nil
+			}
+			return &adapter.Response{Product: &product.Product{Title: str("Boot")}}, nil
+		},
+	}
+	set := &adapter.Set{Source: modules{shop}, Fetcher: fetcher{}, Logger: quiet}
+	page := &adapter.Document{URL: "https://go.example/go/boot", FinalURL: "https://shop.example/products/boot", Status: 200}
+	res, err := set.Extract(context.Background(), page.URL, page)
+	if err != nil || res.Outcome != adapter.Success || *res.Product.Title != "Boot" {
+		t.Fatalf("%+v %v, want the product", res, err)
+	}
+	want := []string{"detect " + page.FinalURL, "extract " + page.FinalURL}
+	if strings.Join(asked, ", ") != strings.Join(want, ", ") {
+		t.Errorf("adapters asked about %q, want %q", asked, want)
+	}
+	if res.Product.URL != page.FinalURL {
+		t.Errorf("product URL %q, want the final URL", res.Product.URL)
+	}
+}
+
 func TestFollowUpRoundsAreBounded(t *testing.T) {
 	greedy := &fake{
 		info: adapter.Info{Name: "greedy", Capabilities: []adapter.Op{adapter.OpExtract}},

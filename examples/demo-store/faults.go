@@ -49,6 +49,7 @@ func (s *Store) faultList() []Fault {
 		{"category-at-product-url", pp + HandleCategory, "200 category listing", "a product-looking URL that serves a category page"},
 		{"redirect-to-home", pp + HandleHome, "302 -> /", "a discontinued product that redirects to the home page"},
 		{"moved-product", pp + HandleMoved, "301 -> " + s.ProductPath(0), "a renamed product that redirects to its new URL"},
+		{"redirect", RedirectPrefix + s.cat.Product(0).Handle, "301 -> " + s.ProductPath(0), "a product link through a redirect; ?status=302 and ?to=PREFIX choose the status and the target"},
 		{"slow-product", pp + HandleSlow, "200 after " + s.opts.Faults.SlowDelay.String(), "a page slow enough to hit a client timeout"},
 		{"rate-limited", "/?_fault=429", "429 with Retry-After", "any path with _fault=429 (or another status)"},
 		{"server-error", "/?_fault=503", "503", "any path with _fault=<status>"},

@@ -105,7 +105,7 @@ func (s *Store) imageURL(r *http.Request, p Product, im Image) string {
 func (s *Store) tile(r *http.Request, i int) tile {
 	p := s.cat.Product(i)
 	v := p.LeadVariant()
-	t := tile{URL: base(r) + s.productPrefix() + p.Handle, Title: p.Title, Price: s.formatPrice(v.Price), SoldOut: !p.Available()}
+	t := tile{URL: s.productLink(r, p.Handle), Title: p.Title, Price: s.formatPrice(v.Price), SoldOut: !p.Available()}
 	if v.CompareAtPrice > v.Price {
 		t.CompareAt = s.formatPrice(v.CompareAtPrice)
 	}

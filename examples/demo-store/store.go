@@ -75,6 +75,10 @@ type Faults struct {
 	// host (the bare domain the store is reached by, through a resolver that knows both
 	// names) is answered 301 to the same URL on www. plus that host.
 	WWW bool
+	// ProductLinks, when set, is the path listing pages link each product at, with
+	// {handle} standing for its handle: "/go/{handle}?status=302" links every product
+	// through a redirect (see RedirectPrefix). Empty links the product's page.
+	ProductLinks string
 }
 
 // RateLimit describes 429 bursts: after every Every answered requests, the next Burst
@@ -256,11 +260,12 @@ const (
 	RoutePage                                // other content pages (/pages/..., /collections)
 	RouteMedia                               // images served by the non-Shopify kinds
 	RouteDemo                                // /_demo/ introspection
+	RouteRedirect                            // /go/{handle}, a redirect to a product page
 	routeCount
 )
 
 var routeNames = [routeCount]string{"other", "home", "product", "category", "products.json", "collections.json",
-	"collection-products.json", "product.json", "product.js", "sitemap", "robots", "page", "media", "demo"}
+	"collection-products.json", "product.json", "product.js", "sitemap", "robots", "page", "media", "demo", "redirect"}
 
 func (r Route) String() string {
 	if r >= 0 && r < routeCount {
@@ -334,6 +339,8 @@ func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route, h := RouteOther, http.HandlerFunc(s.notFound)
 	if strings.HasPrefix(r.URL.Path, "/_demo/") {
 		route, h = RouteDemo, s.serveDemo
+	} else if strings.HasPrefix(r.URL.Path, RedirectPrefix) {
+		route, h = RouteRedirect, s.redirect
 	} else if rt, hf := s.router(r.URL.Path); hf != nil {
 		route, h = rt, hf
 	}
