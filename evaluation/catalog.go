@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/product"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/storage/postgres"
@@ -23,6 +24,10 @@ const (
 	DemoProducts = 3000
 	DemoHost     = "demo-store.example"
 )
+
+// CrawledExtractEvery is the share of the mostly crawled catalog that is extracted: one
+// product in this many, the rest only listed (Catalog.LoadCrawled).
+const CrawledExtractEvery = 10
 
 // CorpusDir holds real Shopify captures (read at run time, never copied into the repo).
 var CorpusDir = filepath.Join("..", "..", "shared", "corpus", "shopify")
@@ -39,24 +44,26 @@ type Entry struct {
 	Vendor  string
 	Source  demostore.Product
 	Product *product.Product
+	// Collections are the store's collections the product is in, "All products" first,
+	// as a crawl finds them (their Products are not kept).
+	Collections []demostore.Collection
 }
 
-// Catalog is the test catalog, by stored product id once loaded.
+// Catalog is the test catalog, by stored product id, and by listing id once loaded as
+// crawled.
 type Catalog struct {
 	Entries []Entry
 	ByID    map[string]*Entry
+	// Listings holds the ids of ByID that are listings no product replaces.
+	Listings map[string]bool
 	// Vendors present (real corpora are skipped when absent).
 	Vendors map[string]bool
 }
 
 // BuildCatalog generates the demo products and reads the corpora found under dir.
 func BuildCatalog(n int, dir string) (*Catalog, error) {
-	c := &Catalog{ByID: map[string]*Entry{}, Vendors: map[string]bool{DemoHost: true}}
-	demo := demostore.Generate(DemoSeed, n)
-	for i := range demo.Len() {
-		sp := demo.Product(i)
-		c.Entries = append(c.Entries, Entry{Vendor: DemoHost, Source: sp, Product: Convert(DemoHost, sp)})
-	}
+	c := &Catalog{ByID: map[string]*Entry{}, Listings: map[string]bool{}, Vendors: map[string]bool{DemoHost: true}}
+	c.add(DemoHost, demostore.Generate(DemoSeed, n))
 	for host, file := range Corpora {
 		path := filepath.Join(dir, file)
 		if _, err := os.Stat(path); err != nil {
@@ -67,12 +74,27 @@ func BuildCatalog(n int, dir string) (*Catalog, error) {
 			return nil, err
 		}
 		c.Vendors[host] = true
-		for i := range cat.Len() {
-			sp := cat.Product(i)
-			c.Entries = append(c.Entries, Entry{Vendor: host, Source: sp, Product: Convert(host, sp)})
-		}
+		c.add(host, cat)
 	}
 	return c, nil
+}
+
+// add adds the products of a store's catalog, with the collections each is in.
+func (c *Catalog) add(host string, cat *demostore.Catalog) {
+	all, _ := cat.Collection("all")
+	memberOf := make([][]demostore.Collection, cat.Len())
+	for _, col := range cat.Collections() {
+		members := col.Products
+		col.Products = nil
+		for _, i := range members {
+			memberOf[i] = append(memberOf[i], col)
+		}
+	}
+	for i := range cat.Len() {
+		sp := cat.Product(i)
+		c.Entries = append(c.Entries, Entry{Vendor: host, Source: sp, Product: Convert(host, sp),
+			Collections: append([]demostore.Collection{all}, memberOf[i]...)})
+	}
 }
 
 // Convert turns a storefront product into the product an extraction would store.
@@ -137,6 +159,108 @@ func (c *Catalog) Load(ctx context.Context, pool *pgxpool.Pool) error {
 		c.ByID[id] = e
 	}
 	return nil
+}
+
+// LoadCrawled saves the catalog as a crawl followed by some extractions leaves it: every
+// product as a listing of its vendor (its name, its first variant's price and its first
+// image, as the Shopify adapter lists a product, and its collections), and one product in
+// extractEvery, the first of each run, saved whole through the product store, as
+// extractions do. It indexes the catalog by listing id (the listings no product
+// replaces) and by product id.
+func (c *Catalog) LoadCrawled(ctx context.Context, pool *pgxpool.Pool, extractEvery int) error {
+	catalogs := postgres.NewCatalogStore(pool)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	byVendor := map[string][]*Entry{}
+	var vendors []string
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if byVendor[e.Vendor] == nil {
+			vendors = append(vendors, e.Vendor)
+		}
+		byVendor[e.Vendor] = append(byVendor[e.Vendor], e)
+	}
+	for _, vendor := range vendors {
+		if err := catalogs.UpsertVendor(ctx, vendor, "shopify", at); err != nil {
+			return err
+		}
+		entries := byVendor[vendor]
+		seen := map[string]bool{}
+		var collections []catalog.CollectionInput
+		for _, e := range entries {
+			for _, col := range e.Collections {
+				if u := collectionURL(vendor, col); !seen[u] {
+					seen[u] = true
+					collections = append(collections, catalog.CollectionInput{URL: u, Title: col.Title, Handle: col.Handle})
+				}
+			}
+		}
+		if err := catalogs.UpsertCollections(ctx, vendor, collections, at); err != nil {
+			return err
+		}
+		for start := 0; start < len(entries); start += 500 {
+			var listings []catalog.ListingInput
+			for _, e := range entries[start:min(start+500, len(entries))] {
+				listings = append(listings, listingOf(e))
+			}
+			if err := catalogs.UpsertListings(ctx, vendor, listings, at); err != nil {
+				return err
+			}
+		}
+	}
+	store := postgres.NewExtractStore(pool)
+	byURL := map[string]*Entry{}
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if i%extractEvery != 0 {
+			byURL[e.Product.URL] = e
+			continue
+		}
+		id, err := store.SaveProduct(ctx, e.Vendor, e.Product, at)
+		if err != nil {
+			return fmt.Errorf("save %s: %w", e.Product.URL, err)
+		}
+		c.ByID[id] = e
+	}
+	rows, err := pool.Query(ctx, `SELECT l.id::text, l.url FROM listings l WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.listing_id = l.id)`)
+	if err != nil {
+		return err
+	}
+	var id, url string
+	_, err = pgx.ForEachRow(rows, []any{&id, &url}, func() error {
+		e := byURL[url]
+		if e == nil {
+			return fmt.Errorf("listing %s is no catalog product", url)
+		}
+		c.ByID[id], c.Listings[id] = e, true
+		return nil
+	})
+	return err
+}
+
+func collectionURL(host string, col demostore.Collection) string {
+	return "https://" + host + "/collections/" + col.Handle
+}
+
+// listingOf is the listing a crawl of the Shopify storefront records for e.
+func listingOf(e *Entry) catalog.ListingInput {
+	sp := e.Source
+	l := catalog.ListingInput{URL: e.Product.URL, Name: sp.Title}
+	if len(sp.Variants) > 0 {
+		v := sp.Variants[0]
+		l.Price = &catalog.Price{Currency: "USD", Current: float64(v.Price) / 100}
+		if v.CompareAtPrice > 0 {
+			compareAt := float64(v.CompareAtPrice) / 100
+			l.Price.CompareAt = &compareAt
+		}
+	}
+	if len(sp.Images) > 0 {
+		img := sp.Images[0]
+		l.Images = []catalog.Image{{ID: fmt.Sprint(img.ID), URL: img.Src, Position: 1}}
+	}
+	for _, col := range e.Collections {
+		l.CollectionURLs = append(l.CollectionURLs, collectionURL(e.Vendor, col))
+	}
+	return l
 }
 
 // CopyDemo bulk-loads n generated products with COPY, for benchmarks: seconds for 100,000

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -32,8 +33,9 @@ func pipelineOver(pool *pgxpool.Pool) *search.Pipeline {
 }
 
 // run loads a catalog of n demo products (plus the corpora when dir has them) and scores
-// the systems over cases.
-func run(t *testing.T, n int, dir string, cases []Case) (engine, mini, baseline Score, cat *Catalog) {
+// the systems over cases; with crawled, the catalog is loaded mostly crawled
+// (Catalog.LoadCrawled) and the baseline, which reads products alone, is not run.
+func run(t *testing.T, n int, dir string, cases []Case, crawled bool) (engine, mini, baseline Score, cat *Catalog) {
 	t.Helper()
 	ctx := context.Background()
 	pool := migrated(t)
@@ -41,7 +43,12 @@ func run(t *testing.T, n int, dir string, cases []Case) (engine, mini, baseline 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cat.Load(ctx, pool); err != nil {
+	if crawled {
+		err = cat.LoadCrawled(ctx, pool, CrawledExtractEvery)
+	} else {
+		err = cat.Load(ctx, pool)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	if engine, err = Evaluate(ctx, cat, cases, Engine(pipelineOver(pool))); err != nil {
@@ -50,6 +57,9 @@ func run(t *testing.T, n int, dir string, cases []Case) (engine, mini, baseline 
 	if mini, err = Evaluate(ctx, cat, cases, MiniEngine(pipelineOver(pool))); err != nil {
 		t.Fatal(err)
 	}
+	if crawled {
+		return engine, mini, Score{}, cat
+	}
 	if baseline, err = Evaluate(ctx, cat, cases, Baseline(pool)); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +67,8 @@ func run(t *testing.T, n int, dir string, cases []Case) (engine, mini, baseline 
 }
 
 // TestEngineBeatsBaselineWithoutViolations is the CI guard: a small catalog, a third of
-// the set, no real corpora.
+// the set, no real corpora; then the same mostly crawled, where listings must be found
+// and break no hard constraint either.
 func TestEngineBeatsBaselineWithoutViolations(t *testing.T) {
 	if *full {
 		t.Skip("the full evaluation runs instead")
@@ -72,17 +83,27 @@ func TestEngineBeatsBaselineWithoutViolations(t *testing.T) {
 			subset = append(subset, c)
 		}
 	}
-	engine, mini, baseline, _ := run(t, 600, t.TempDir(), subset)
-	Report(testWriter{t}, engine, mini, baseline)
+	engine, mini, baseline, _ := run(t, 600, t.TempDir(), subset, false)
+	crawled, crawledMini, _, _ := run(t, 600, t.TempDir(), subset, true)
+	var report strings.Builder
+	Report(&report, engine, mini, baseline, crawled, crawledMini)
+	t.Log("\n" + report.String())
 	if engine.Violations != 0 || mini.Violations != 0 {
 		t.Errorf("the engine broke %d hard constraints, the mini %d", engine.Violations, mini.Violations)
 	}
 	if engine.NDCG < baseline.NDCG+0.15 {
 		t.Errorf("engine nDCG@10 %.3f is not 0.15 above the baseline's %.3f", engine.NDCG, baseline.NDCG)
 	}
+	if crawled.Violations != 0 || crawledMini.Violations != 0 {
+		t.Errorf("over the mostly crawled catalog, the engine broke %d hard constraints, the mini %d", crawled.Violations, crawledMini.Violations)
+	}
+	if crawled.FromListings == 0 || crawledMini.FromListings == 0 {
+		t.Errorf("over the mostly crawled catalog, %d results of the engine and %d of the mini are listings", crawled.FromListings, crawledMini.FromListings)
+	}
 }
 
-// TestEvalFull is `make eval`: the whole set over the whole catalog.
+// TestEvalFull is `make eval`: the whole set over the whole catalog, fully extracted and
+// mostly crawled.
 func TestEvalFull(t *testing.T) {
 	if !*full {
 		t.Skip("pass -eval (make eval)")
@@ -91,13 +112,19 @@ func TestEvalFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, mini, baseline, cat := run(t, DemoProducts, CorpusDir, cases)
+	engine, mini, baseline, cat := run(t, DemoProducts, CorpusDir, cases, false)
+	crawled, crawledMini, _, _ := run(t, DemoProducts, CorpusDir, cases, true)
 	t.Logf("catalog: %d products from %d vendors; %d labelled queries", len(cat.Entries), len(cat.Vendors), len(cases))
-	Report(os.Stdout, engine, mini, baseline)
+	Report(os.Stdout, engine, mini, baseline, crawled, crawledMini)
 	os.Stdout.WriteString("worst queries for the engine (nDCG@10):\n")
 	Worst(os.Stdout, engine, cases, 8)
+	os.Stdout.WriteString("worst queries for the engine over the mostly crawled catalog (nDCG@10):\n")
+	Worst(os.Stdout, crawled, cases, 8)
 	if engine.Violations != 0 || mini.Violations != 0 || engine.NDCG < baseline.NDCG+0.15 {
 		t.Errorf("the bar is not met: violations %d (mini %d), nDCG@10 %.3f vs baseline %.3f", engine.Violations, mini.Violations, engine.NDCG, baseline.NDCG)
+	}
+	if crawled.Violations != 0 || crawledMini.Violations != 0 {
+		t.Errorf("over the mostly crawled catalog: violations %d (mini %d)", crawled.Violations, crawledMini.Violations)
 	}
 }
 
@@ -131,7 +158,3 @@ func TestLabelsAreSound(t *testing.T) {
 		t.Errorf("%d cases with a profile, want at least 10", profiles)
 	}
 }
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }

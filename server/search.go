@@ -173,12 +173,14 @@ func (s *Server) searchCancel(c *fiber.Ctx) error {
 	return c.JSON(canceledJSON(e))
 }
 
-// hitJSON is one result of a v2 search execution.
+// hitJSON is one result of a v2 search execution. Source says whether the product was
+// extracted or built from a crawled listing (search.Source).
 type hitJSON struct {
-	URL     string       `json:"url"`
-	Product *productJSON `json:"product"`
-	Score   float64      `json:"score"`
-	Reasons []string     `json:"reasons"`
+	URL     string        `json:"url"`
+	Product *productJSON  `json:"product"`
+	Source  search.Source `json:"source"`
+	Score   float64       `json:"score"`
+	Reasons []string      `json:"reasons"`
 }
 
 type searchProgressJSON struct {
@@ -248,10 +250,15 @@ func (s *Server) searchStatus(c *fiber.Ctx) error {
 	}{
 		e.ID, string(e.Status), nilIfEmpty(e.Error),
 		mapItems(hits.Items, func(h search.Hit) hitJSON {
-			return hitJSON{urlOf(h), renderProduct(h.Product, genV2, req.Flags), h.Score, nonNil(h.Reasons)}
+			return hitJSON{urlOf(h), renderProduct(h.Product, genV2, req.Flags), h.Source, h.Score, nonNil(h.Reasons)}
 		}),
 		v2Pagination(hits), meta,
 	})
+}
+
+// sourcesOf lists where each hit's product comes from, in order.
+func sourcesOf(hits []search.Hit) []search.Source {
+	return mapItems(hits, func(h search.Hit) search.Source { return h.Source })
 }
 
 func urlOf(h search.Hit) string {
@@ -264,22 +271,23 @@ func urlOf(h search.Hit) string {
 // Synchronous: v1 search, the minis and legacy search.
 
 // productsJSON is the v1 and legacy answer of a synchronous search:
-// {products, meta: {totalItems, urls}}.
+// {products, meta: {totalItems, urls, sources}}; urls and sources follow the products.
 type productsJSON struct {
 	Products []*productJSON   `json:"products"`
 	Meta     productsMetaJSON `json:"meta"`
 }
 
 type productsMetaJSON struct {
-	TotalItems  int      `json:"totalItems"`
-	URLs        []string `json:"urls"`
-	Relaxed     []string `json:"relaxed"`
-	CreditsUsed int64    `json:"credits_used"`
+	TotalItems  int             `json:"totalItems"`
+	URLs        []string        `json:"urls"`
+	Sources     []search.Source `json:"sources"`
+	Relaxed     []string        `json:"relaxed"`
+	CreditsUsed int64           `json:"credits_used"`
 }
 
 func productsAnswer(a search.Answer, flags extract.Flags, credits int64) productsJSON {
 	out := productsJSON{Products: make([]*productJSON, 0, len(a.Hits)), Meta: productsMetaJSON{
-		TotalItems: len(a.Hits), URLs: make([]string, 0, len(a.Hits)), Relaxed: nonNil(a.Relaxed), CreditsUsed: credits,
+		TotalItems: len(a.Hits), URLs: make([]string, 0, len(a.Hits)), Sources: sourcesOf(a.Hits), Relaxed: nonNil(a.Relaxed), CreditsUsed: credits,
 	}}
 	for _, h := range a.Hits {
 		out.Products = append(out.Products, renderProduct(h.Product, genV1, flags))
@@ -328,8 +336,9 @@ func (s *Server) miniV1(c *fiber.Ctx) error {
 }
 
 type miniItemJSON struct {
-	URL     string       `json:"url"`
-	Product *productJSON `json:"product"`
+	URL     string        `json:"url"`
+	Product *productJSON  `json:"product"`
+	Source  search.Source `json:"source"`
 }
 
 type miniMetaJSON struct {
@@ -356,7 +365,7 @@ func (s *Server) miniV2(c *fiber.Ctx) error {
 	}
 	r := page.Result[search.Hit]{Items: a.Hits, Request: page.Request{Number: 1, Size: req.Limit}, TotalItems: len(a.Hits)}
 	return c.JSON(v2List(r, func(h search.Hit) miniItemJSON {
-		return miniItemJSON{urlOf(h), renderProduct(h.Product, genV2, req.Flags)}
+		return miniItemJSON{urlOf(h), renderProduct(h.Product, genV2, req.Flags), h.Source}
 	}, miniMetaJSON{Query: req.Query, Relaxed: nonNil(a.Relaxed), CreditsUsed: credits, RequestID: requestID(c)}))
 }
 
@@ -422,17 +431,18 @@ func (s *Server) legacySearch(c *fiber.Ctx) error {
 		return err
 	}
 	type legacyMeta struct {
-		TotalItems  int   `json:"totalItems"`
-		TotalPages  int   `json:"totalPages"`
-		CurrentPage int   `json:"currentPage"`
-		PageSize    int   `json:"pageSize"`
-		CreditsUsed int64 `json:"credits_used"`
+		TotalItems  int             `json:"totalItems"`
+		TotalPages  int             `json:"totalPages"`
+		CurrentPage int             `json:"currentPage"`
+		PageSize    int             `json:"pageSize"`
+		Sources     []search.Source `json:"sources"`
+		CreditsUsed int64           `json:"credits_used"`
 	}
 	return c.JSON(struct {
 		Products []*productJSON `json:"products"`
 		Meta     legacyMeta     `json:"meta"`
 	}{
 		mapItems(r.Items, func(h search.Hit) *productJSON { return renderProduct(h.Product, genV1, flags) }),
-		legacyMeta{r.TotalItems, r.TotalPages(), r.Number, r.Size, credits},
+		legacyMeta{r.TotalItems, r.TotalPages(), r.Number, r.Size, sourcesOf(r.Items), credits},
 	})
 }

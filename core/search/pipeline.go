@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
 )
@@ -271,13 +273,11 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	}
 	base := CandidateQuery{
 		MinPrice: lo, MaxPrice: hi,
-		InStock:     pl.u.InStock || pl.prefs.inStockOnly || pl.filters.IsAvailable != nil && *pl.filters.IsAvailable,
+		InStock:     pl.inStock(),
 		Vendor:      strings.ToLower(strings.TrimSpace(pl.filters.Vendor)),
 		Brand:       strings.ToLower(strings.TrimSpace(pl.filters.Brand)),
 		ProductType: strings.ToLower(strings.TrimSpace(pl.filters.ProductType)),
 		Tags:        pl.filters.Tags,
-		Limit:       pool,
-		Window:      p.opts.RankWindow * pool,
 	}
 	var excl [][]string
 	for _, ex := range pl.u.Exclude {
@@ -314,9 +314,12 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	if first.Match == "" {
 		first.Match = base.Rank
 	}
-	cands, err := p.store.Candidates(ctx, first)
+	// Listings are searched beside the products when the query's hard constraints can be
+	// checked on them; each kind fills a pool of its own.
+	listings := pl.listingsQualify()
+	cands, err := p.retrieveMore(ctx, nil, first, pool, listings)
 	if err != nil {
-		return nil, fmt.Errorf("retrieve candidates: %w", err)
+		return nil, err
 	}
 	// A second, broader query costs as much as the first: it is asked only when the head
 	// term alone leaves ranking too little to choose from (or relax into).
@@ -327,42 +330,64 @@ func (p *Pipeline) retrieve(ctx context.Context, pl plan, pool int) ([]Candidate
 	more := base
 	more.Match = base.Rank
 	more.Similar = termsText(pl.u.Terms)
-	if cands, err = p.retrieveMore(ctx, cands, more, pool); err != nil {
+	if cands, err = p.retrieveMore(ctx, cands, more, pool, listings); err != nil {
 		return nil, err
 	}
 	// Trigram retrieval costs as much as all the rest: it is the last resort, for words
-	// neither the catalog nor the spelling correction knows.
+	// neither the catalog nor the spelling correction knows, and over products only.
 	if len(cands) >= pl.target || more.Similar == "" || !pl.u.unknownWords {
 		return cands, nil
 	}
 	fuzzy := more
 	fuzzy.Fuzzy = more.Similar
-	return p.retrieveMore(ctx, cands, fuzzy, pool)
+	return p.retrieveMore(ctx, cands, fuzzy, pool, false)
 }
 
-// retrieveMore adds to cands, up to pool, what q finds besides them.
-func (p *Pipeline) retrieveMore(ctx context.Context, cands []Candidate, q CandidateQuery, pool int) ([]Candidate, error) {
-	q.Limit = pool - len(cands)
-	if q.Limit <= 0 {
-		return cands, nil
+// retrieveMore adds to cands what q finds besides them: products up to pool of them and,
+// when listings is set, listings up to pool of them. The two are asked at the same time.
+func (p *Pipeline) retrieveMore(ctx context.Context, cands []Candidate, q CandidateQuery, pool int, listings bool) ([]Candidate, error) {
+	kinds := []bool{false}
+	if listings {
+		kinds = append(kinds, true)
 	}
-	q.Window = p.opts.RankWindow * q.Limit
-	q.NotIDs = nil
+	found := make([][]Candidate, len(kinds))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, listing := range kinds {
+		kq := q
+		kq.Listings, kq.NotIDs = listing, nil
+		for _, c := range cands {
+			if c.Listing == listing {
+				kq.NotIDs = append(kq.NotIDs, c.ID)
+			}
+		}
+		kq.Limit = pool - len(kq.NotIDs)
+		if kq.Limit <= 0 {
+			continue
+		}
+		kq.Window = p.opts.RankWindow * kq.Limit
+		g.Go(func() error {
+			var err error
+			found[i], err = p.store.Candidates(gctx, kq)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("retrieve candidates: %w", err)
+	}
+	type key struct {
+		listing bool
+		id      string
+	}
+	seen := make(map[key]bool, len(cands))
 	for _, c := range cands {
-		q.NotIDs = append(q.NotIDs, c.ID)
+		seen[key{c.Listing, c.ID}] = true
 	}
-	extra, err := p.store.Candidates(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("retrieve more candidates: %w", err)
-	}
-	seen := make(map[string]bool, len(cands))
-	for _, c := range cands {
-		seen[c.ID] = true
-	}
-	for _, c := range extra {
-		if !seen[c.ID] {
-			seen[c.ID] = true
-			cands = append(cands, c)
+	for _, extra := range found {
+		for _, c := range extra {
+			if k := (key{c.Listing, c.ID}); !seen[k] {
+				seen[k] = true
+				cands = append(cands, c)
+			}
 		}
 	}
 	return cands, nil
@@ -410,7 +435,12 @@ func websearch(phrases [][]string) string {
 func (p *Pipeline) rerank(ctx context.Context, q Query, ranked []scored) []StoredHit {
 	hits := make([]StoredHit, len(ranked))
 	for i, s := range ranked {
-		hits[i] = StoredHit{ProductID: s.c.ID, Score: s.score, Reasons: s.reasons}
+		hits[i] = StoredHit{Score: s.score, Reasons: s.reasons}
+		if s.c.Listing {
+			hits[i].ListingID = s.c.ID
+		} else {
+			hits[i].ProductID = s.c.ID
+		}
 	}
 	if p.opts.Planner == nil || len(hits) < 2 {
 		return hits
@@ -426,7 +456,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, ranked []scored) []Store
 	}
 	byID := make(map[string]StoredHit, len(hits))
 	for _, h := range hits {
-		byID[h.ProductID] = h
+		byID[h.ID()] = h
 	}
 	out := make([]StoredHit, 0, len(hits))
 	for _, id := range order {
@@ -436,7 +466,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, ranked []scored) []Store
 		}
 	}
 	for _, h := range hits { // anything the planner left out keeps its place at the end
-		if _, ok := byID[h.ProductID]; ok {
+		if _, ok := byID[h.ID()]; ok {
 			out = append(out, h)
 		}
 	}

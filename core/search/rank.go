@@ -39,7 +39,7 @@ var relaxOrder = map[string]int{
 type doc struct {
 	c       *Candidate
 	title   []string
-	meta    []string        // brand, product type, tags, option values
+	meta    []string        // brand, product type, vendor, a listing's collections, tags, option values
 	options map[string]bool // folded option values, whole
 	// desc is read when title and labels do not settle a question: most candidates
 	// never need their description's words.
@@ -50,6 +50,7 @@ type doc struct {
 func newDoc(c *Candidate) *doc {
 	d := &doc{c: c, title: stems(c.Title), options: map[string]bool{}}
 	meta := []string{c.Brand, c.ProductType, c.Vendor}
+	meta = append(meta, c.Collections...)
 	meta = append(meta, c.Tags...)
 	meta = append(meta, c.Options...)
 	// A clause mark between fields keeps phrases from spanning two of them.
@@ -118,6 +119,9 @@ type plan struct {
 // in SQL, but only this check decides.
 func (pl *plan) hardReasons(d *doc) (reasons []string, ok bool) {
 	c := d.c
+	if c.Listing && !pl.listingsQualify() {
+		return nil, false
+	}
 	lo, hi := pl.priceBounds()
 	if lo != nil || hi != nil {
 		if c.MinPrice == nil || c.MaxPrice == nil {
@@ -128,7 +132,7 @@ func (pl *plan) hardReasons(d *doc) (reasons []string, ok bool) {
 		}
 		reasons = append(reasons, priceLabel(lo, hi))
 	}
-	if pl.u.InStock || pl.prefs.inStockOnly || pl.filters.IsAvailable != nil && *pl.filters.IsAvailable {
+	if pl.inStock() {
 		if !c.Available {
 			return nil, false
 		}
@@ -183,6 +187,26 @@ func (pl *plan) hardReasons(d *doc) (reasons []string, ok bool) {
 		reasons = append(reasons, "tag: "+t)
 	}
 	return reasons, true
+}
+
+// inStock reports whether only available products may be results.
+func (pl *plan) inStock() bool {
+	return pl.u.InStock || pl.prefs.inStockOnly || pl.filters.IsAvailable != nil && *pl.filters.IsAvailable
+}
+
+// listingsQualify reports whether crawled listings may be results of the search: only when
+// its every hard constraint can be checked on what a listing shows, and the only one that
+// can is the vendor filter. A price bound needs the price of every variant, "in stock" the
+// availability, a negation or an avoided word the product's labels and description, and
+// the brand, type and tag filters the labels; a listing shows none of them (one listed
+// price is not the price of every variant), so under any of them the search keeps to
+// extracted products. RULES.md, "Listings".
+func (pl *plan) listingsQualify() bool {
+	lo, hi := pl.priceBounds()
+	f := pl.filters
+	return lo == nil && hi == nil && !pl.inStock() && f.IsAvailable == nil &&
+		len(pl.u.Exclude) == 0 && len(pl.prefs.avoid) == 0 &&
+		f.Brand == "" && f.ProductType == "" && len(f.Tags) == 0
 }
 
 // priceBounds combines the query's and the filters' bounds: the tighter wins.
@@ -286,9 +310,12 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 		kept = keep()
 	}
 
-	maxRank := 0.0
+	// Text ranks are normalised within each kind of candidate: a listing's document (its
+	// name and its collections' titles) is short, and ts_rank, normalised by length,
+	// ranks short documents higher.
+	bestRank := map[bool]float64{}
 	for _, d := range docs {
-		maxRank = math.Max(maxRank, d.c.TextRank)
+		bestRank[d.c.Listing] = math.Max(bestRank[d.c.Listing], d.c.TextRank)
 	}
 	pct := pricePercentiles(docs, kept)
 	level := pl.u.PriceLevel
@@ -302,8 +329,8 @@ func rank(cands []Candidate, pl plan) (out []scored, relaxed []string) {
 	for _, i := range kept {
 		d := docs[i]
 		sc := scored{c: d.c, reasons: append([]string(nil), hard[i]...)}
-		if maxRank > 0 {
-			sc.score += weightText * d.c.TextRank / maxRank
+		if best := bestRank[d.c.Listing]; best > 0 {
+			sc.score += weightText * d.c.TextRank / best
 		}
 		sc.score += weightSimilarity * d.c.Similarity
 		var terms float64

@@ -24,11 +24,26 @@ type Request struct {
 // Hit is one result: a catalog product, its score and the reasons it was chosen.
 type Hit struct {
 	Product *extract.Stored
-	Score   float64
+	// Source says whether Product was extracted or built from a crawled listing.
+	Source Source
+	Score  float64
 	// Reasons name the constraints and profile points the product matched, in words a
 	// client can show ("under $150", "color: not black", "profile: prefers waterproof").
 	Reasons []string
 }
+
+// Source says where a result's product comes from.
+type Source string
+
+const (
+	// SourceExtraction is a product an extraction saved.
+	SourceExtraction Source = "extraction"
+	// SourceListing is a product built from a crawled listing that no extraction has
+	// replaced: its id is the listing's, and only its URL, vendor, title (the listing's
+	// name), price and images are known. Once an extraction saves the product, a search
+	// serves that product instead, also for the hits it saved before.
+	SourceListing Source = "listing"
+)
 
 // Answer is what a search found.
 type Answer struct {

@@ -120,20 +120,55 @@ func (s *Service) Results(ctx context.Context, id string, req page.Request) (pag
 	return page.Result[Hit]{Items: hits, Request: req, TotalItems: total}, nil
 }
 
+// load reads the products of stored hits. A listing hit is served as the product an
+// extraction has saved for it since the search, when there is one (and left out when
+// that product is already a hit of the same page), else as a product built from the
+// listing.
 func (s *Service) load(ctx context.Context, stored []StoredHit) ([]Hit, error) {
-	ids := make([]string, len(stored))
-	for i, h := range stored {
-		ids[i] = h.ProductID
+	var productIDs, listingIDs []string
+	for _, h := range stored {
+		if h.ListingID != "" {
+			listingIDs = append(listingIDs, h.ListingID)
+		} else {
+			productIDs = append(productIDs, h.ProductID)
+		}
 	}
-	products, err := s.pipeline.products.Products(ctx, ids)
+	var listed map[string]Listed
+	if len(listingIDs) > 0 {
+		var err error
+		if listed, err = s.pipeline.store.Listed(ctx, listingIDs); err != nil {
+			return nil, err
+		}
+		for _, l := range listed {
+			if l.ProductID != "" {
+				productIDs = append(productIDs, l.ProductID)
+			}
+		}
+	}
+	products, err := s.pipeline.products.Products(ctx, productIDs)
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]Hit, 0, len(stored))
+	served := make(map[string]bool, len(stored))
 	for _, h := range stored {
-		if p := products[h.ProductID]; p != nil {
-			hits = append(hits, Hit{Product: p, Score: h.Score, Reasons: h.Reasons})
+		hit := Hit{Product: products[h.ProductID], Source: SourceExtraction, Score: h.Score, Reasons: h.Reasons}
+		if h.ListingID != "" {
+			l, ok := listed[h.ListingID]
+			switch {
+			case !ok:
+				continue
+			case l.ProductID != "":
+				hit.Product = products[l.ProductID]
+			default:
+				hit.Product, hit.Source = listingProduct(l.Listing), SourceListing
+			}
 		}
+		if hit.Product == nil || hit.Source == SourceExtraction && served[hit.Product.ID] {
+			continue
+		}
+		served[hit.Product.ID] = true
+		hits = append(hits, hit)
 	}
 	return hits, nil
 }

@@ -3,13 +3,19 @@ package search
 import (
 	"context"
 	"time"
+
+	"github.com/stockroom/stockroom/core/catalog"
 )
 
 // Store is what search needs from storage. storage/postgres implements it.
 type Store interface {
 	// Candidates returns up to q.Limit products that pass q's hard filters, best text
 	// match first. With an empty Match it returns the most recently updated products.
+	// With q.Listings it returns listings instead (CandidateQuery.Listings).
 	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
+	// Listed reads the listings of ids as a search serves them: each listing, with the id
+	// of the product an extraction has saved for it since, if any. Unknown ids are left out.
+	Listed(ctx context.Context, ids []string) (map[string]Listed, error)
 	// Vocabulary describes the catalog's words, brands and product types.
 	Vocabulary(ctx context.Context) (Vocabulary, error)
 	// SaveHits replaces the hits of a search execution.
@@ -21,6 +27,12 @@ type Store interface {
 // CandidateQuery is one retrieval. Text fields are web-search syntax for
 // websearch_to_tsquery('english', ...): words, "quoted phrases" and OR.
 type CandidateQuery struct {
+	// Listings retrieves crawled listings that no extraction has replaced (no product
+	// links to the listing or has its URL) instead of products. A listing is matched by its name and the
+	// titles of its collections; Fuzzy does not apply. A listing shows no availability,
+	// labels, description or variant prices, so it can meet no hard filter but Vendor
+	// (its host): with any other filter set, no listing is returned.
+	Listings bool
 	// Match selects products (empty: no text condition).
 	Match string
 	// Rank orders them (ts_rank with field weights); empty ranks by Match.
@@ -51,9 +63,15 @@ type CandidateQuery struct {
 	Limit              int
 }
 
-// Candidate is a product as retrieval returns it: the fields ranking reads.
+// Candidate is a product or a listing as retrieval returns it: the fields ranking reads.
 type Candidate struct {
-	ID          string
+	ID string
+	// Listing says the candidate is a crawled listing, ID the listing's id: only its
+	// name (Title), vendor, URL, price (MinPrice and MaxPrice, both its one listed price)
+	// and Collections are known.
+	Listing bool
+	// Collections are the titles of the collections a listing is in.
+	Collections []string
 	Vendor      string // host
 	URL         string
 	Title       string
@@ -71,9 +89,27 @@ type Candidate struct {
 	UpdatedAt  time.Time
 }
 
-// StoredHit is a hit as an execution keeps it.
+// StoredHit is a hit as an execution keeps it: a product or a listing, exactly one of the
+// two ids set.
 type StoredHit struct {
-	ProductID string   `json:"product_id"`
+	ProductID string   `json:"product_id,omitempty"`
+	ListingID string   `json:"listing_id,omitempty"`
 	Score     float64  `json:"score"`
 	Reasons   []string `json:"reasons"`
+}
+
+// ID is the id of the product or the listing the hit is.
+func (h StoredHit) ID() string {
+	if h.ListingID != "" {
+		return h.ListingID
+	}
+	return h.ProductID
+}
+
+// Listed is a listing as a search reads it back.
+type Listed struct {
+	Listing catalog.Listing
+	// ProductID is the product an extraction has saved for the listing since the search,
+	// if any: it is served in the listing's place.
+	ProductID string
 }

@@ -8,6 +8,7 @@ import (
 
 	gojson "github.com/goccy/go-json"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stockroom/stockroom/core/search"
@@ -26,26 +27,19 @@ var _ search.Store = (*SearchStore)(nil)
 // expressions against the weighted document; ts_rank's default weights (A 1.0, B 0.4,
 // C 0.2) with length normalisation 1 order the matches, within q.Window of them.
 func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) ([]search.Candidate, error) {
-	args := []any{}
-	arg := func(v any) string {
-		args = append(args, v)
-		return fmt.Sprintf("$%d", len(args))
+	if q.Listings {
+		return s.listingCandidates(ctx, q)
 	}
+	var args sqlArgs
+	arg := args.add
 	filters, needsVendor := candidateFilters(q, arg)
 	from := "products p"
 	if needsVendor {
 		from += " JOIN vendors v ON v.id = p.vendor_id"
 	}
 	and := func(conds ...string) string { return strings.Join(append(conds, filters...), " AND ") }
-	n := q.Limit
-	if n <= 0 {
-		n = 100
-	}
+	rankQ, n := rankAndLimit(q)
 	limit := arg(n)
-	rankQ := q.Rank
-	if rankQ == "" {
-		rankQ = q.Match
-	}
 
 	// top holds the chosen ids with their text rank.
 	var top string
@@ -97,6 +91,34 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 			LATERAL jsonb_to_record(p.data) AS d(title text, brand text, vendor text, product_type text,
 				description text, description_html text, tags jsonb, options jsonb)
 		ORDER BY top.rank + ` + sim + ` DESC, p.updated_at DESC, p.id LIMIT ` + limit
+	out, err := s.queryCandidates(ctx, sql, args.values, scanCandidate)
+	return out, classify("search candidates", err)
+}
+
+// sqlArgs collects the arguments of a statement being written.
+type sqlArgs struct{ values []any }
+
+// add adds an argument and returns its placeholder.
+func (a *sqlArgs) add(v any) string {
+	a.values = append(a.values, v)
+	return fmt.Sprintf("$%d", len(a.values))
+}
+
+// rankAndLimit are the text query q's matches are ranked by (Match when Rank is empty) and
+// how many candidates it asks for (100 when it does not say).
+func rankAndLimit(q search.CandidateQuery) (rank string, limit int) {
+	rank, limit = q.Rank, q.Limit
+	if rank == "" {
+		rank = q.Match
+	}
+	if limit <= 0 {
+		limit = 100
+	}
+	return rank, limit
+}
+
+// queryCandidates runs a candidate query.
+func (s *SearchStore) queryCandidates(ctx context.Context, sql string, args []any, scan pgx.RowToFunc[search.Candidate]) ([]search.Candidate, error) {
 	var out []search.Candidate
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Every condition here has an index. Without this setting, a LIMIT over matches
@@ -112,10 +134,85 @@ func (s *SearchStore) Candidates(ctx context.Context, q search.CandidateQuery) (
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, scanCandidate)
+		out, err = pgx.CollectRows(rows, scan)
 		return err
 	})
-	return out, classify("search candidates", err)
+	return out, err
+}
+
+// listingName is a listing's text document; migration 00015 indexes it.
+const listingName = "to_tsvector('english'::regconfig, coalesce(l.name, ''))"
+
+// listingCandidates implements Candidates for q.Listings: the listings no product has
+// replaced (none has the listing's URL; an extraction links the product it saves to the
+// listing of that URL), matched by name first, then by the titles of their collections,
+// within q.Window; ranked by ts_rank over the name (weight A) and those titles (B).
+func (s *SearchStore) listingCandidates(ctx context.Context, q search.CandidateQuery) ([]search.Candidate, error) {
+	if q.MinPrice != nil || q.MaxPrice != nil || q.InStock || q.Exclude != "" || q.Brand != "" || q.ProductType != "" || len(q.Tags) > 0 {
+		return nil, nil // a listing cannot show that it meets these
+	}
+	var args sqlArgs
+	arg := args.add
+	filters := []string{"NOT EXISTS (SELECT 1 FROM products p WHERE p.url = l.url AND p.vendor_id = l.vendor_id)"}
+	if len(q.NotIDs) > 0 {
+		filters = append(filters, "l.id <> ALL("+arg(q.NotIDs)+"::uuid[])")
+	}
+	if q.Vendor != "" {
+		filters = append(filters, "l.vendor_id = (SELECT id FROM vendors WHERE host = "+arg(q.Vendor)+")")
+	}
+	and := func(conds ...string) string { return strings.Join(append(conds, filters...), " AND ") }
+	rankQ, n := rankAndLimit(q)
+	limit := arg(n)
+
+	// found holds the chosen ids.
+	var found string
+	rank := "0::float8"
+	order := "l.last_updated_by_service DESC, l.id"
+	switch {
+	case q.Match == "":
+		found = `SELECT l.id FROM listings l WHERE ` + and("true") + ` ORDER BY ` + order + ` LIMIT ` + limit
+	default:
+		match := "websearch_to_tsquery('english', " + arg(q.Match) + ")"
+		window := ""
+		if q.Window > 0 {
+			window = " LIMIT " + arg(q.Window)
+		}
+		// A listing in several matching collections is found once per collection: the
+		// window counts links, and DISTINCT reads only what the window let through.
+		found = `SELECT DISTINCT id FROM ((SELECT l.id FROM listings l WHERE ` + and(listingName+" @@ "+match) + window + `)
+			UNION ALL (SELECT l.id FROM collections c JOIN collection_listings cl ON cl.collection_id = c.id JOIN listings l ON l.id = cl.listing_id
+				WHERE ` + and("to_tsvector('english'::regconfig, coalesce(c.title, '')) @@ "+match, "NOT "+listingName+" @@ "+match) + window + `)` + window + `) tiers`
+	}
+	if rankQ != "" {
+		rank = "ts_rank(setweight(" + listingName + ", 'A') || setweight(to_tsvector('english'::regconfig, array_to_string(cols.titles, ' ')), 'B'), websearch_to_tsquery('english', " + arg(rankQ) + "), 1)::float8"
+		order = "rank DESC, l.id"
+	}
+	sim := "0::float8"
+	if q.Similar != "" {
+		sim = "word_similarity(" + arg(q.Similar) + ", lower(coalesce(l.name, '')))::float8"
+	}
+	sql := `WITH found AS (` + found + `),
+		top AS (SELECT l.id, ` + rank + ` AS rank, cols.titles FROM found JOIN listings l ON l.id = found.id
+			CROSS JOIN LATERAL (SELECT coalesce(array_agg(c.title ORDER BY c.title) FILTER (WHERE c.title <> ''), '{}') AS titles
+				FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id WHERE cl.listing_id = l.id) cols
+			ORDER BY ` + order + ` LIMIT ` + limit + `)
+		SELECT l.id::text, v.host, l.url, coalesce(l.name, ''), top.titles, l.price_current::float8, l.last_updated_by_service,
+			top.rank, ` + sim + ` AS sim
+		FROM top JOIN listings l ON l.id = top.id JOIN vendors v ON v.id = l.vendor_id
+		ORDER BY top.rank + ` + sim + ` DESC, l.last_updated_by_service DESC, l.id LIMIT ` + limit
+	out, err := s.queryCandidates(ctx, sql, args.values, scanListingCandidate)
+	return out, classify("search listing candidates", err)
+}
+
+func scanListingCandidate(r pgx.CollectableRow) (search.Candidate, error) {
+	c := search.Candidate{Listing: true}
+	var price *float64
+	if err := r.Scan(&c.ID, &c.Vendor, &c.URL, &c.Title, &c.Collections, &price, &c.UpdatedAt, &c.TextRank, &c.Similarity); err != nil {
+		return c, err
+	}
+	// A listing shows one price: it stands for both ends of the range ranking reads.
+	c.MinPrice, c.MaxPrice = price, price
+	return c, nil
 }
 
 func scanCandidate(r pgx.CollectableRow) (search.Candidate, error) {
@@ -208,11 +305,16 @@ func stripTags(s string) string {
 	return b.String()
 }
 
-// Vocabulary implements search.Store: the words of titles, product types and tags with
-// their document counts, the brands and the product types, most common first.
+// Vocabulary implements search.Store: the words of product titles, product types and tags,
+// of listing names and of collection titles, with their document counts; the brands and
+// the product types, most common first.
 func (s *SearchStore) Vocabulary(ctx context.Context) (search.Vocabulary, error) {
 	v := search.Vocabulary{Words: map[string]int{}}
-	rows, err := s.pool.Query(ctx, `SELECT word, ndoc FROM ts_stat('SELECT search_words FROM products') WHERE length(word) >= 3`)
+	rows, err := s.pool.Query(ctx, `SELECT word, sum(ndoc)::int FROM (
+			SELECT word, ndoc FROM ts_stat('SELECT search_words FROM products')
+			UNION ALL SELECT word, ndoc FROM ts_stat('SELECT to_tsvector(''simple'', lower(coalesce(name, ''''))) FROM listings')
+			UNION ALL SELECT word, ndoc FROM ts_stat('SELECT to_tsvector(''simple'', lower(coalesce(title, ''''))) FROM collections')
+		) words WHERE length(word) >= 3 GROUP BY word`)
 	if err != nil {
 		return v, classify("read search vocabulary", err)
 	}
@@ -238,14 +340,44 @@ func (s *SearchStore) Vocabulary(ctx context.Context) (search.Vocabulary, error)
 	return v, classify("read search product types", err)
 }
 
+// Listed implements search.Store.
+func (s *SearchStore) Listed(ctx context.Context, ids []string) (map[string]search.Listed, error) {
+	out := make(map[string]search.Listed, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT 0, `+listingColumns+`, v.host,
+			(SELECT p.id::text FROM products p WHERE p.url = l.url AND p.vendor_id = l.vendor_id)
+		FROM listings l JOIN vendors v ON v.id = l.vendor_id WHERE l.id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, classify("read listed hits", err)
+	}
+	defer rows.Close()
+	// The listing's columns are read as the listings endpoint reads them, with the
+	// vendor's host and the replacing product's id after them.
+	row := newListingRow()
+	var host, productID pgtype.Text
+	row.dest = append(row.dest, &host, &productID)
+	for rows.Next() {
+		l, _, err := row.scan(rows, "")
+		if err != nil {
+			return nil, fmt.Errorf("read listed hits: %w", err)
+		}
+		l.Vendor = host.String
+		out[l.ID] = search.Listed{Listing: l, ProductID: productID.String}
+	}
+	return out, classify("read listed hits", rows.Err())
+}
+
 // SaveHits implements search.Store; a resumed search overwrites what it saved before.
 func (s *SearchStore) SaveHits(ctx context.Context, executionID string, hits []search.StoredHit) error {
 	positions := make([]int32, len(hits))
 	ids := make([]string, len(hits))
+	listingIDs := make([]string, len(hits))
 	scores := make([]float64, len(hits))
 	reasons := make([]string, len(hits))
 	for i, h := range hits {
-		positions[i], ids[i], scores[i] = int32(i), h.ProductID, h.Score
+		positions[i], ids[i], listingIDs[i], scores[i] = int32(i), h.ProductID, h.ListingID, h.Score
 		r := h.Reasons
 		if r == nil {
 			r = []string{}
@@ -260,9 +392,10 @@ func (s *SearchStore) SaveHits(ctx context.Context, executionID string, hits []s
 		if _, err := tx.Exec(ctx, `DELETE FROM search_hits WHERE execution_id = $1`, executionID); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO search_hits (execution_id, position, product_id, score, reasons)
-			SELECT $1, p, i::uuid, s, r::jsonb FROM unnest($2::int[], $3::text[], $4::float8[], $5::text[]) AS t(p, i, s, r)`,
-			executionID, positions, ids, scores, reasons)
+		_, err := tx.Exec(ctx, `INSERT INTO search_hits (execution_id, position, product_id, listing_id, score, reasons)
+			SELECT $1, p, nullif(i, '')::uuid, nullif(l, '')::uuid, s, r::jsonb
+			FROM unnest($2::int[], $3::text[], $4::text[], $5::float8[], $6::text[]) AS t(p, i, l, s, r)`,
+			executionID, positions, ids, listingIDs, scores, reasons)
 		return err
 	})
 	return classify("save search hits", err)
@@ -274,7 +407,7 @@ func (s *SearchStore) Hits(ctx context.Context, executionID string, offset, limi
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM search_hits WHERE execution_id = $1`, executionID).Scan(&total); err != nil {
 		return nil, 0, classify("count search hits", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT product_id::text, score, reasons FROM search_hits
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(product_id::text, ''), coalesce(listing_id::text, ''), score, reasons FROM search_hits
 		WHERE execution_id = $1 ORDER BY position LIMIT $2 OFFSET $3`, executionID, limit, offset)
 	if err != nil {
 		return nil, 0, classify("read search hits", err)
@@ -282,7 +415,7 @@ func (s *SearchStore) Hits(ctx context.Context, executionID string, offset, limi
 	hits, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (search.StoredHit, error) {
 		var h search.StoredHit
 		var raw []byte
-		if err := r.Scan(&h.ProductID, &h.Score, &raw); err != nil {
+		if err := r.Scan(&h.ProductID, &h.ListingID, &h.Score, &raw); err != nil {
 			return h, err
 		}
 		return h, json.Unmarshal(raw, &h.Reasons)
