@@ -22,16 +22,30 @@ import (
 // asynchronous search to its completion, through the real River queue. The requests are
 // BenchRequests: the labelled queries in varied forms, few of them twice.
 func BenchmarkSearch100k(b *testing.B) {
+	benchmarkSearch(b, "100,000 products", func(ctx context.Context, pool *pgxpool.Pool) error {
+		return CopyDemo(ctx, pool, 100_000)
+	})
+}
+
+// BenchmarkSearch100kListings is BenchmarkSearch100k over a mostly crawled catalog:
+// 100,000 demo listings, of which one in ten is also an extracted product.
+func BenchmarkSearch100kListings(b *testing.B) {
+	benchmarkSearch(b, "100,000 listings, 10,000 of them extracted", func(ctx context.Context, pool *pgxpool.Pool) error {
+		return CopyCrawledDemo(ctx, pool, 100_000, 10)
+	})
+}
+
+func benchmarkSearch(b *testing.B, catalog string, seed func(context.Context, *pgxpool.Pool) error) {
 	ctx := context.Background()
 	pool := migrated(b)
 	start := time.Now()
-	if err := CopyDemo(ctx, pool, 100_000); err != nil {
+	if err := seed(ctx, pool); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, "VACUUM ANALYZE products"); err != nil {
+	if _, err := pool.Exec(ctx, "VACUUM ANALYZE products, listings, collections, collection_listings"); err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("seeded 100,000 products in %s", time.Since(start).Round(time.Millisecond))
+	b.Logf("seeded %s in %s", catalog, time.Since(start).Round(time.Millisecond))
 
 	// Wired with the service's default settings, as `stockroom serve` is.
 	cfg, err := configs.Load("", nil)

@@ -39,11 +39,20 @@
 // # Retrieving
 //
 // Retrieval asks the Store for candidates that pass every hard constraint (price bounds,
-// availability, exclusions, the client's filters). It asks first for products naming the
+// availability, exclusions, the client's filters), among the products and, when they may
+// be results, among the listings. It asks first for products naming the
 // query's head term ("boots"). Only when that leaves ranking too little to choose from
 // does it ask again for products matching any of the query's words, and only for words
 // that neither the catalog nor spelling correction knows does it fall back to trigram
 // similarity of titles, which costs the most.
+//
+// # Listings
+//
+// The catalog a search covers is the extracted products and the crawled listings that no
+// extraction has replaced. A listing shows little (a name, a price, images, a vendor, its
+// collections), so it is a candidate only when the query's hard constraints can all be
+// checked on it, which leaves the vendor filter alone; it is ranked on what it shows, and
+// served as a product built from it, marked SourceListing, until an extraction replaces it.
 //
 // # Ranking and relaxing
 //

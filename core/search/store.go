@@ -28,10 +28,11 @@ type Store interface {
 // websearch_to_tsquery('english', ...): words, "quoted phrases" and OR.
 type CandidateQuery struct {
 	// Listings retrieves crawled listings that no extraction has replaced (no product
-	// links to the listing or has its URL) instead of products. A listing is matched by its name and the
-	// titles of its collections; Fuzzy does not apply. A listing shows no availability,
-	// labels, description or variant prices, so it can meet no hard filter but Vendor
-	// (its host): with any other filter set, no listing is returned.
+	// links to the listing or has its URL) instead of products, matched by their name and
+	// the titles of their collections; Fuzzy does not apply, and with an empty Match only
+	// a Vendor's listings are returned, most recently found first. A listing shows no
+	// availability, labels, description or variant prices, so it can meet no hard filter
+	// but Vendor (its host): with any other filter set, no listing is returned.
 	Listings bool
 	// Match selects products (empty: no text condition).
 	Match string

@@ -140,16 +140,19 @@ func (s *SearchStore) queryCandidates(ctx context.Context, sql string, args []an
 	return out, err
 }
 
-// listingName is a listing's text document; migration 00015 indexes it.
-const listingName = "to_tsvector('english'::regconfig, coalesce(l.name, ''))"
-
 // listingCandidates implements Candidates for q.Listings: the listings no product has
 // replaced (none has the listing's URL; an extraction links the product it saves to the
 // listing of that URL), matched by name first, then by the titles of their collections,
-// within q.Window; ranked by ts_rank over the name (weight A) and those titles (B).
+// within q.Window; ranked by ts_rank over the name (search_name, migration 00015). The
+// titles of the chosen listings' collections are read for the chosen rows only.
 func (s *SearchStore) listingCandidates(ctx context.Context, q search.CandidateQuery) ([]search.Candidate, error) {
-	if q.MinPrice != nil || q.MaxPrice != nil || q.InStock || q.Exclude != "" || q.Brand != "" || q.ProductType != "" || len(q.Tags) > 0 {
+	switch {
+	case q.MinPrice != nil || q.MaxPrice != nil || q.InStock || q.Exclude != "" || q.Brand != "" || q.ProductType != "" || len(q.Tags) > 0:
 		return nil, nil // a listing cannot show that it meets these
+	case q.Match == "" && q.Vendor == "":
+		// Without words, listings are taken most recently found first, which only a
+		// vendor's own listings are indexed for.
+		return nil, nil
 	}
 	var args sqlArgs
 	arg := args.add
@@ -164,41 +167,39 @@ func (s *SearchStore) listingCandidates(ctx context.Context, q search.CandidateQ
 	rankQ, n := rankAndLimit(q)
 	limit := arg(n)
 
-	// found holds the chosen ids.
-	var found string
-	rank := "0::float8"
-	order := "l.last_updated_by_service DESC, l.id"
+	// top holds the chosen ids with their text rank.
+	var top string
 	switch {
 	case q.Match == "":
-		found = `SELECT l.id FROM listings l WHERE ` + and("true") + ` ORDER BY ` + order + ` LIMIT ` + limit
+		top = `SELECT l.id, 0::float8 AS rank FROM listings l WHERE ` + and("true") + ` ORDER BY l.ordinal DESC LIMIT ` + limit
 	default:
 		match := "websearch_to_tsquery('english', " + arg(q.Match) + ")"
 		window := ""
 		if q.Window > 0 {
 			window = " LIMIT " + arg(q.Window)
 		}
-		// A listing in several matching collections is found once per collection: the
-		// window counts links, and DISTINCT reads only what the window let through.
-		found = `SELECT DISTINCT id FROM ((SELECT l.id FROM listings l WHERE ` + and(listingName+" @@ "+match) + window + `)
-			UNION ALL (SELECT l.id FROM collections c JOIN collection_listings cl ON cl.collection_id = c.id JOIN listings l ON l.id = cl.listing_id
-				WHERE ` + and("to_tsvector('english'::regconfig, coalesce(c.title, '')) @@ "+match, "NOT "+listingName+" @@ "+match) + window + `)` + window + `) tiers`
-	}
-	if rankQ != "" {
-		rank = "ts_rank(setweight(" + listingName + ", 'A') || setweight(to_tsvector('english'::regconfig, array_to_string(cols.titles, ' ')), 'B'), websearch_to_tsquery('english', " + arg(rankQ) + "), 1)::float8"
-		order = "rank DESC, l.id"
+		// A matching collection's links are read in the collection's order, at most a
+		// window of them: left to itself, the planner reads every listing, or every link of
+		// the collection, to find a few. A listing in several matching collections comes
+		// once per collection: the window counts links, and DISTINCT reads only what the
+		// window let through.
+		links := `SELECT cl.listing_id FROM collection_listings cl WHERE cl.collection_id = c.id ORDER BY cl.ordinal` + window
+		pool := `SELECT DISTINCT id, search_name FROM ((SELECT l.id, l.search_name FROM listings l WHERE ` + and("l.search_name @@ "+match) + window + `)
+			UNION ALL (SELECT l.id, l.search_name FROM collections c CROSS JOIN LATERAL (` + links + `) cl JOIN listings l ON l.id = cl.listing_id
+				WHERE ` + and("to_tsvector('english'::regconfig, coalesce(c.title, '')) @@ "+match, "NOT l.search_name @@ "+match) + window + `)` + window + `) tiers`
+		top = `SELECT id, ts_rank(search_name, websearch_to_tsquery('english', ` + arg(rankQ) + `), 1)::float8 AS rank
+			FROM (` + pool + `) pool ORDER BY rank DESC, id LIMIT ` + limit
 	}
 	sim := "0::float8"
 	if q.Similar != "" {
 		sim = "word_similarity(" + arg(q.Similar) + ", lower(coalesce(l.name, '')))::float8"
 	}
-	sql := `WITH found AS (` + found + `),
-		top AS (SELECT l.id, ` + rank + ` AS rank, cols.titles FROM found JOIN listings l ON l.id = found.id
-			CROSS JOIN LATERAL (SELECT coalesce(array_agg(c.title ORDER BY c.title) FILTER (WHERE c.title <> ''), '{}') AS titles
-				FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id WHERE cl.listing_id = l.id) cols
-			ORDER BY ` + order + ` LIMIT ` + limit + `)
-		SELECT l.id::text, v.host, l.url, coalesce(l.name, ''), top.titles, l.price_current::float8, l.last_updated_by_service,
+	sql := `WITH top AS (` + top + `)
+		SELECT l.id::text, v.host, l.url, coalesce(l.name, ''), cols.titles, l.price_current::float8, l.last_updated_by_service,
 			top.rank, ` + sim + ` AS sim
 		FROM top JOIN listings l ON l.id = top.id JOIN vendors v ON v.id = l.vendor_id
+			CROSS JOIN LATERAL (SELECT coalesce(array_agg(c.title ORDER BY c.title) FILTER (WHERE c.title <> ''), '{}') AS titles
+				FROM collection_listings cl JOIN collections c ON c.id = cl.collection_id WHERE cl.listing_id = l.id) cols
 		ORDER BY top.rank + ` + sim + ` DESC, l.last_updated_by_service DESC, l.id LIMIT ` + limit
 	out, err := s.queryCandidates(ctx, sql, args.values, scanListingCandidate)
 	return out, classify("search listing candidates", err)

@@ -1,11 +1,14 @@
 -- +goose Up
 -- Search covers the crawled listings that no extraction has replaced yet, not only the
 -- extracted products (core/search/RULES.md, "Listings"). A listing is found by the words of
--- its name, or of the titles of the collections it is in. Both are expression indexes
--- rather than stored columns: a listing's name is short, so ranking computes its document
--- again for the few rows it orders, and the listings rows, which the browse endpoints page
--- through, stay as narrow as they were.
-CREATE INDEX listings_search_name ON listings USING gin (to_tsvector('english'::regconfig, coalesce(name, '')));
+-- its name, or of the titles of the collections it is in. search_name is a STORED generated
+-- column, as the products' search columns are (00004): every writer keeps it right, and
+-- ranking reads it rather than parsing each name again.
+ALTER TABLE listings
+    ADD COLUMN search_name tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, coalesce(name, ''))) STORED;
+CREATE INDEX listings_search_name ON listings USING gin (search_name);
+-- Collections are few and written once a crawl: their titles are matched through an
+-- expression index.
 CREATE INDEX collections_search_title ON collections USING gin (to_tsvector('english'::regconfig, coalesce(title, '')));
 
 -- A search's hits are products or listings: exactly one of the two ids is set. Like the
@@ -24,3 +27,4 @@ ALTER TABLE search_hits
     ALTER COLUMN product_id SET NOT NULL;
 DROP INDEX collections_search_title;
 DROP INDEX listings_search_name;
+ALTER TABLE listings DROP COLUMN search_name;
