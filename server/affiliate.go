@@ -4,7 +4,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/stockroom/stockroom/core/affiliate"
-	"github.com/stockroom/stockroom/core/failure"
 	"github.com/stockroom/stockroom/core/page"
 )
 
@@ -19,12 +18,9 @@ func (s *Server) affiliateLinks(render func(*fiber.Ctx, affiliate.Batch) any) fi
 		if err != nil {
 			return err
 		}
-		urls, ok, err := urlsOf(b)
+		urls, err := requiredURLs(b)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return failure.Missing("urls")
 		}
 		batch, err := s.affiliate.Links(urls)
 		if err != nil {

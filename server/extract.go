@@ -56,17 +56,23 @@ func urlsOf(b body) ([]string, bool, error) {
 	return urls, true, err
 }
 
+// requiredURLs reads the urls array of a request that cannot do without it.
+func requiredURLs(b body) ([]string, error) {
+	urls, ok, err := urlsOf(b)
+	if err == nil && !ok {
+		err = failure.Missing("urls")
+	}
+	return urls, err
+}
+
 func (s *Server) productsStartV1(c *fiber.Ctx) error {
 	b, err := parseBody(c)
 	if err != nil {
 		return err
 	}
-	urls, ok, err := urlsOf(b)
+	urls, err := requiredURLs(b)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return failure.Missing("urls")
 	}
 	p, err := extractParams(b, true)
 	if err != nil {
@@ -317,12 +323,9 @@ func (s *Server) legacyProducts(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	urls, ok, err := urlsOf(b)
+	urls, err := requiredURLs(b)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return failure.Missing("urls")
 	}
 	items, credits, err := s.extract.Extract(c.UserContext(), principal(c).OrganizationID, urls)
 	chargeCredits(c, credits)
