@@ -387,11 +387,28 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 // Extract extracts the product at rawURL. page is the fetched page when the caller has it
 // (a saved page, or the crawl's own fetch); nil means fetch it.
 //
-// Adapters run in priority order, platform adapters first (those whose platform the page
-// itself is detected as), then the generic ones; each fills what the previous left unknown,
-// and the product records which adapter supplied each field. They read the page where the
-// fetch landed (Document.Landed): a product reached through a redirect (a tracking link, a
-// renamed URL, another host) is read as if its own URL had been asked for.
+// The merge rules say who decides what; adapters/ABI.md repeats them for authors:
+//
+//   - The host judges the fetch: a failed fetch, an error status, a bot wall or a
+//     redirect to the home page ends the extraction before any adapter runs.
+//   - Adapters read the page where the fetch landed (Document.Landed): a product reached
+//     through a redirect (a tracking link, a renamed URL, another host) is read as if its
+//     own URL had been asked for.
+//   - Detection names the platform: the most confident detection of the page itself, at
+//     MinConfidence or more. Its platform adapters run first, then the generic ones, each
+//     group in priority order.
+//   - The platform adapter's verdict stands: when a platform adapter says the page is
+//     not a product (a category page) before any adapter gave a product, the extraction
+//     ends with that outcome, and no generic adapter is asked. A generic reading of such a page (a
+//     product tile's markup, a featured product) would make a product the store does not
+//     have there, labelled with the store's platform.
+//   - The first to know a field gives it: each adapter fills only the fields the ones
+//     before it left unknown, and the product records which adapter supplied each.
+//   - The platform label is the adapters' or, when none gave one, the detected platform.
+//   - The most specific reason is reported: when no adapter yields a product, the outcome
+//     is the first one given, a platform adapter's before a generic one's.
+//   - A failing adapter fails alone: a call that errs is logged and skipped, and the
+//     adapters after it run as if it had found nothing.
 func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Result, error) {
 	if msg := checkURL(rawURL); msg != "" {
 		return Result{Outcome: MalformedURL, Message: msg}, nil
@@ -420,6 +437,7 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 	first := Result{Outcome: Other, Message: "no adapter answered"}
 	answered := false
 	landed := page.Landed()
+	found := false // an adapter has given a product
 	for _, m := range s.forPlatform(platform, OpExtract) {
 		name := m.Info().Name
 		resp, err := s.run(ctx, m, &Request{Op: OpExtract, URL: landed, Docs: []*Document{page}}, docs)
@@ -437,8 +455,13 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 				first = Result{Outcome: resp.Outcome, Message: resp.Message}
 				answered = true
 			}
+			if resp.Outcome == NonProductURL && !m.Info().Generic() && !found {
+				// The platform adapter's verdict stands.
+				return Result{Outcome: resp.Outcome, Message: resp.Message}, nil
+			}
 			continue
 		}
+		found = true
 		product.Merge(merged, resp.Product, name)
 	}
 	if len(merged.Sources) == 0 {

@@ -172,6 +172,68 @@ func TestExtractNamesTheOutcomeOfEachFailure(t *testing.T) {
 	}
 }
 
+// TestAPlatformAdaptersVerdictStands pins the merge rule of item "the platform adapter's
+// verdict stands": a platform adapter that calls the page no product (a category page)
+// ends the extraction, while one that could not read the page leaves it to the generic
+// adapters, whose product is then labelled with the detected platform.
+func TestAPlatformAdaptersVerdictStands(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		answer       *adapter.Response
+		err          error
+		want         adapter.Outcome
+		genericAsked bool
+	}{
+		{"not a product", &adapter.Response{Outcome: adapter.NonProductURL, Message: "a collection"}, nil, adapter.NonProductURL, false},
+		{"could not read it", &adapter.Response{Outcome: adapter.Other, Message: "product JSON: timeout"}, nil, adapter.Success, true},
+		{"bot wall on a follow-up", &adapter.Response{Outcome: adapter.AutomatedAccessNotPermitted, Message: "403"}, nil, adapter.Success, true},
+		{"failed", nil, errors.New("trap"), adapter.Success, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			shop := &fake{
+				info: adapter.Info{Name: "shop", Platforms: []string{"shop"}, Capabilities: []adapter.Op{adapter.OpDetect, adapter.OpExtract}},
+				call: func(req *adapter.Request) (*adapter.Response, error) {
+					if req.Op == adapter.OpDetect {
+						return &adapter.Response{Detection: &adapter.Detection{Platform: "shop", Confidence: 0.9}}, nil
+					}
+					return tc.answer, tc.err
+				},
+			}
+			generic := genericAdapter("jsonld", &product.Product{Title: str("First tile"), Price: &product.Price{Current: 9, Currency: "EUR"}})
+			set := &adapter.Set{Source: modules{generic, shop}, Fetcher: fetcher{}, Logger: quiet}
+			res, err := set.Extract(context.Background(), "https://s/collections/mugs", &adapter.Document{URL: "https://s/collections/mugs", Status: 200})
+			if err != nil || res.Outcome != tc.want {
+				t.Fatalf("%+v %v, want outcome %s", res, err, tc.want)
+			}
+			if asked := generic.calls > 0; asked != tc.genericAsked {
+				t.Errorf("generic adapter asked: %v, want %v", asked, tc.genericAsked)
+			}
+			switch {
+			case tc.want == adapter.NonProductURL && (res.Product != nil || res.Message != tc.answer.Message):
+				t.Errorf("got %+v, want no product and the platform adapter's reason", res)
+			case tc.want == adapter.Success && (res.Product.Platform == nil || *res.Product.Platform != "shop"):
+				t.Errorf("platform %v, want the detected shop", res.Product.Platform)
+			}
+		})
+	}
+}
+
+// A generic adapter's verdict does not stand: another generic adapter may still find the
+// product (a page without JSON-LD that the html adapter reads).
+func TestAGenericAdaptersVerdictDoesNotStand(t *testing.T) {
+	none := &fake{
+		info: adapter.Info{Name: "jsonld", Capabilities: []adapter.Op{adapter.OpExtract}},
+		call: func(*adapter.Request) (*adapter.Response, error) {
+			return &adapter.Response{Outcome: adapter.NonProductURL, Message: "no JSON-LD"}, nil
+		},
+	}
+	set := &adapter.Set{Source: modules{none, genericAdapter("html", &product.Product{Title: str("Mug")})}, Fetcher: fetcher{}, Logger: quiet}
+	res, err := set.Extract(context.Background(), "https://s/p", &adapter.Document{URL: "https://s/p", Status: 200})
+	if err != nil || res.Outcome != adapter.Success || *res.Product.Title != "Mug" {
+		t.Fatalf("%+v %v, want the html adapter's product", res, err)
+	}
+}
+
 // togetherFetcher answers each fetch once n fetches are in flight together, and fails
 // one that waits a second alone.
 type togetherFetcher struct {
