@@ -27,7 +27,11 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	}
 	switch {
 	case jsonDoc.Status == 404:
-		return nil, sdk.NonProduct("no product %q", handle)
+		// The page itself answered, so the product exists: a store whose product JSON is
+		// missing is no Shopify online store (a headless storefront on Shopify's CDN), and
+		// the generic adapters read the page. Saying "no product" here would be a verdict
+		// that stands (adapters/ABI.md, the merge rules) on a page that has one.
+		return nil, sdk.Fail("product JSON answered 404")
 	case jsonDoc.Status == 401 || jsonDoc.Status == 403 || jsonDoc.Status == 429:
 		return nil, sdk.Blocked("product JSON answered %d", jsonDoc.Status)
 	case !jsonDoc.OK():
