@@ -12,18 +12,32 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/stockroom/stockroom/core/adapter"
 )
 
-// Run extracts the product at rawURL from the saved page file with the adapters spec
-// names (see Env.source) and writes the result as indented JSON to w. docsDir, when not
-// empty, holds saved follow-up documents (see savedPages).
+// Run extracts the product at rawURL from the saved page file and writes the result as
+// indented JSON to w. docsDir, when not empty, holds saved follow-up documents (see
+// savedPages).
+//
+// With spec "" or a module file (FILE.wasm), Run answers what the service would: every
+// built-in adapter runs, with the module beside them as a third-party adapter, under the
+// service's merge rules (adapter.Set.Extract). With spec the name of a built-in, that
+// adapter runs alone, to see its own answer.
 func (e Env) Run(ctx context.Context, w io.Writer, rawURL, file, spec, docsDir string) error {
-	src, closeSrc, err := e.source(ctx, spec)
+	var src adapter.Source
+	var closeSrc func()
+	var err error
+	if spec == "" || strings.HasSuffix(spec, ".wasm") {
+		src, closeSrc, err = e.serviceSource(ctx, spec)
+	} else {
+		src, closeSrc, err = e.source(ctx, spec)
+	}
 	if err != nil {
 		return err
 	}
 	defer closeSrc()
-	out, err := extract(ctx, src, rawURL, file, docsDir)
+	out, err := e.extract(ctx, src, rawURL, file, docsDir)
 	if err != nil {
 		return err
 	}
@@ -73,7 +87,7 @@ func (e Env) Test(ctx context.Context, w io.Writer, wasmPath, dir string) (bool,
 		if c.Outcome == "" {
 			c.Outcome = "success"
 		}
-		got, err := extract(ctx, src, c.URL, filepath.Join(dir, name+".html"), filepath.Join(dir, name+".docs"))
+		got, err := e.extract(ctx, src, c.URL, filepath.Join(dir, name+".html"), filepath.Join(dir, name+".docs"))
 		if err != nil {
 			return false, fmt.Errorf("case %s: %w", name, err)
 		}

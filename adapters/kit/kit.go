@@ -5,7 +5,9 @@
 package kit
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
 	"github.com/stockroom/stockroom/core/adapter"
@@ -64,10 +67,10 @@ func (e Env) source(ctx context.Context, spec string) (adapter.Source, func(), e
 		}
 		return staticSource{m}, closeRT, nil
 	}
-	reg := registry.New(rt, e.Logger)
-	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil && len(reg.Modules()) == 0 {
+	reg, err := e.builtins(ctx, rt)
+	if err != nil {
 		closeRT()
-		return nil, nil, fmt.Errorf("built-in adapters: %w (run make wasm)", err)
+		return nil, nil, err
 	}
 	if spec == "" {
 		return reg, closeRT, nil
@@ -79,6 +82,70 @@ func (e Env) source(ctx context.Context, spec string) (adapter.Source, func(), e
 	}
 	closeRT()
 	return nil, nil, fmt.Errorf("no built-in adapter %q", spec)
+}
+
+// serviceSource loads the adapters the service runs: every built-in and, when file is
+// not "", that module beside them, loaded through the registry as the service loads one
+// from its adapters directory. The module's manifest is the one beside it that names it,
+// or, when there is none, its own name and version at priority 0. The returned close
+// releases them.
+func (e Env) serviceSource(ctx context.Context, file string) (adapter.Source, func(), error) {
+	rt, err := e.runtime(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeRT := func() { rt.Close(ctx) }
+	reg, err := e.builtins(ctx, rt)
+	if err == nil && file != "" {
+		err = addModule(ctx, rt, reg, file)
+	}
+	if err != nil {
+		closeRT()
+		return nil, nil, err
+	}
+	return reg, closeRT, nil
+}
+
+// builtins is a registry of the built-in adapters loaded into rt.
+func (e Env) builtins(ctx context.Context, rt *wasm.Runtime) (*registry.Registry, error) {
+	reg := registry.New(rt, e.Logger)
+	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil && len(reg.Modules()) == 0 {
+		return nil, fmt.Errorf("built-in adapters: %w (run make wasm)", err)
+	}
+	return reg, nil
+}
+
+// addModule loads the adapter module at file into reg, with the manifests beside it that
+// name it, or one made from the module's own name and version.
+func addModule(ctx context.Context, rt *wasm.Runtime, reg *registry.Registry, file string) error {
+	bin, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Dir(file), filepath.Base(file)
+	fsys := fstest.MapFS{base: {Data: bin}}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var m registry.Manifest
+		if json.Unmarshal(raw, &m) == nil && m.Name != "" && cmp.Or(m.File, m.Name+".wasm") == base {
+			fsys[filepath.Base(p)] = &fstest.MapFile{Data: raw}
+		}
+	}
+	if len(fsys) == 1 {
+		mod, err := rt.Load(ctx, base, bin)
+		if err != nil {
+			return err
+		}
+		info := mod.Info()
+		mod.Close(ctx)
+		raw, _ := json.Marshal(registry.Manifest{Name: info.Name, Version: info.Version, File: base})
+		fsys[info.Name+".json"] = &fstest.MapFile{Data: raw}
+	}
+	return reg.Sync(ctx, dir, fsys, registry.Options{})
 }
 
 type staticSource []adapter.Module
@@ -117,9 +184,10 @@ func savedPage(rawURL, file string) (*adapter.Document, error) {
 }
 
 // extract runs the adapters of src over a saved page and renders the result as the kit
-// prints it: the v2 product, or {"outcome", "message"}.
-func extract(ctx context.Context, src adapter.Source, rawURL, file, docsDir string) (map[string]any, error) {
-	set := &adapter.Set{Source: src, Fetcher: nil}
+// prints it: the v2 product, or {"outcome", "message"}. It asks an adapter.Set, as the
+// service does, so the merge rules are the service's.
+func (e Env) extract(ctx context.Context, src adapter.Source, rawURL, file, docsDir string) (map[string]any, error) {
+	set := &adapter.Set{Source: src, Logger: e.Logger}
 	var page *adapter.Document
 	if file != "" {
 		var err error

@@ -41,6 +41,9 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 		t.Fatalf("scaffold fails its own test: %v\n%s", err, out.String())
 	}
 
+	if _, err := builtin.FS.Open("builtin.wasm"); err != nil {
+		t.Skip("built-in modules not built (run make wasm): run needs them beside the adapter")
+	}
 	out.Reset()
 	if err := env.Run(ctx, &out, "https://shop.example/products/example-mug", filepath.Join(dir, "testdata/example.html"), wasmFile, ""); err != nil {
 		t.Fatal(err)
@@ -56,6 +59,14 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 		if _, present := product[field]; !present {
 			t.Errorf("field %s missing: fields are always present", field)
 		}
+	}
+
+	out.Reset()
+	if err := env.Run(ctx, &out, "https://shop.example/category/mugs", filepath.Join(dir, "testdata/category.html"), wasmFile, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"outcome": "non_product_url"`) {
+		t.Fatalf("run beside the built-ins made a product of the category page:\n%s", out.String())
 	}
 
 	expected := filepath.Join(dir, "testdata/example.expected.json")
@@ -89,5 +100,36 @@ func TestRunReportsOutcomes(t *testing.T) {
 		if got["outcome"] != tc.outcome || got["message"] == "" {
 			t.Errorf("%s: printed %s, want outcome %s with a message", tc.url, out.String(), tc.outcome)
 		}
+	}
+}
+
+// TestRunAnswersAsTheServiceDoes runs a Shopify collection page through the kit: the
+// built-ins together under the service's merge rules, where the Shopify adapter's
+// verdict (no product) stands over the generic adapters' reading of its product tiles.
+func TestRunAnswersAsTheServiceDoes(t *testing.T) {
+	if _, err := builtin.FS.Open("builtin.wasm"); err != nil {
+		t.Skip("built-in modules not built (run make wasm)")
+	}
+	env := Env{CacheDir: sdktest.CacheDir()}
+	const page = "../shopify/testdata/collection.html"
+	const url = "https://harbour-pottery.example/collections/mugs"
+	run := func(spec string) map[string]any {
+		var out bytes.Buffer
+		if err := env.Run(context.Background(), &out, url, page, spec, ""); err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("run printed no JSON: %v\n%s", err, out.String())
+		}
+		return got
+	}
+	if got := run(""); got["outcome"] != "non_product_url" {
+		t.Errorf("the built-ins together made %v of a collection page, want outcome non_product_url", got)
+	}
+	// The jsonld adapter alone reads the first product tile: that is what the rule keeps
+	// out of the service's answer.
+	if got := run("jsonld"); got["title"] != "Speckled mug" {
+		t.Errorf("jsonld alone answered %v, want the first tile's product", got)
 	}
 }

@@ -12,7 +12,9 @@ import (
 
 const adapterUsage = `usage:
   stockroom adapter run --url URL --file PAGE [--adapter NAME|FILE.wasm] [--docs DIR]
-      extract the product of a saved page; prints the v2 product JSON or {"outcome","message"}
+      extract the product of a saved page as the service would: every built-in adapter, and
+      FILE.wasm beside them; --adapter NAME runs that built-in alone; prints the v2 product
+      JSON or {"outcome","message"}
   stockroom adapter test ADAPTER.wasm DIR
       run an adapter over DIR/NAME.html with DIR/NAME.expected.json; exit status 1 on a mismatch
   stockroom adapter new NAME [--dir DIR] [--stockroom SOURCE_DIR]
@@ -33,7 +35,7 @@ func adapterCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	case "run":
 		url := fs.String("url", "", "the page's URL (required)")
 		file := fs.String("file", "", "the saved page (required)")
-		spec := fs.String("adapter", "", "a built-in adapter's name or an adapter module; default all built-ins")
+		spec := fs.String("adapter", "", "an adapter module to run beside the built-ins, or a built-in adapter's name to run it alone; default all built-ins")
 		docs := fs.String("docs", "", "directory of saved follow-up documents")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
