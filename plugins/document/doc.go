@@ -66,6 +66,9 @@ type parsed struct {
 
 	mdOnce sync.Once
 	md     gjson.Result
+
+	stateOnce sync.Once
+	state     gjson.Result
 }
 
 func parsedOf(d *adapter.Document) *parsed {
