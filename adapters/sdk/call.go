@@ -220,3 +220,34 @@ func (d *Doc) JSONLD() Value { return Value{d.b.parse(d.index, parseJSONLD), d.b
 // shape ({"@type": "http://schema.org/Product", "offers": {…}}), so that code reading
 // JSON-LD entities reads microdata items unchanged. ABI 1.1.
 func (d *Doc) Microdata() Value { return Value{d.b.parse(d.index, parseMicrodata), d.b} }
+
+// AppState is one product-shaped object of a page's embedded application state: the
+// JSON a storefront's scripts start from.
+type AppState struct {
+	// Source is where it was found: "next", "nuxt", "state", "json-script", "attribute",
+	// "magento" or "woocommerce" (adapters/ABI.md, "Reading documents").
+	Source string
+	// Name is the script's id, the variable or the attribute it came from
+	// ("__NEXT_DATA__", "__INITIAL_STATE__", "data-product-json").
+	Name string
+	// Path is where Object sits in that source's JSON, as a Get path.
+	Path string
+	// Object is the object as the page wrote it ({"name": …, "price": …}).
+	Object Value
+}
+
+// AppState returns the product-shaped objects of the page's embedded application state,
+// in document order: objects with a name or title and a price, offers, variants or sku
+// in __NEXT_DATA__, window.__NUXT__, window.__INITIAL_STATE__-style assignments, Apollo
+// caches, JSON scripts and data-* attributes; Magento's price configurations and
+// WooCommerce's variations. The host scans the page when first asked, so an adapter that
+// has what it needs from other markup pays nothing for it. ABI 1.7.
+func (d *Doc) AppState() []AppState {
+	list := Value{d.b.appState(d.index), d.b}.Array()
+	out := make([]AppState, len(list))
+	for i, e := range list {
+		f := e.Strings("source", "name", "path")
+		out[i] = AppState{Source: f[0], Name: f[1], Path: f[2], Object: e.Get("object")}
+	}
+	return out
+}

@@ -16,6 +16,8 @@ type backend interface {
 	// index returns the offset of needle in the body, -1 when absent.
 	index(doc int, needle string) int
 	parse(doc int, k parseKind) uint32
+	// appState is the array of the page's application state objects (ABI 1.7).
+	appState(doc int) uint32
 	queryAll(node uint32, expr string) []uint32
 	query(node uint32, expr string) uint32
 	queryWords(node uint32, kind wordsKind, words string) []uint32

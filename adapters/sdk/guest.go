@@ -131,6 +131,9 @@ func hostDocIndex(doc uint32, needle unsafe.Pointer, needleLen uint32) int32
 //go:wasmimport stockroom doc_parse
 func hostDocParse(doc, kind uint32) int32
 
+//go:wasmimport stockroom doc_app_state
+func hostDocAppState(doc uint32) int32
+
 //go:wasmimport stockroom query_one
 func hostQueryOne(node uint32, expr unsafe.Pointer, exprLen uint32) int32
 
@@ -293,6 +296,8 @@ func (guest) index(doc int, needle string) int {
 func (guest) parse(doc int, k parseKind) uint32 {
 	return handleResult(hostDocParse(uint32(doc), uint32(k)))
 }
+
+func (guest) appState(doc int) uint32 { return handleResult(hostDocAppState(uint32(doc))) }
 
 func (guest) queryAll(node uint32, expr string) []uint32 {
 	n := hostQueryAll(node, strPtr(expr), uint32(len(expr)), unsafe.Pointer(&scratch[0]), uint32(len(scratch)))

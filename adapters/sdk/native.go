@@ -155,6 +155,12 @@ func (b nativeBackend) parse(doc int, k parseKind) uint32 {
 	return v
 }
 
+func (b nativeBackend) appState(doc int) uint32 {
+	h, err := b.s.AppState(doc)
+	check(err)
+	return uint32(h)
+}
+
 func (nativeBackend) nodeList(n int) []Node { return make([]Node, n) }
 
 func (b nativeBackend) queryAll(node uint32, expr string) []uint32 {

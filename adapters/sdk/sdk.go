@@ -15,7 +15,7 @@ const AdapterEnv = "STOCKROOM_ADAPTER"
 // whose major it does not know; minors only add.
 const (
 	ABIMajor = 1
-	ABIMinor = 6
+	ABIMinor = 7
 )
 
 // Product and its parts are the host's product type: what Extract returns.

@@ -156,6 +156,28 @@ func checkHostQuery(t *testing.T, path, want, badPath, badSelector string) {
 	mustExtractOK(t, m)
 }
 
+func TestGuestReadsAppStateThroughTheHost(t *testing.T) {
+	m := loadGuest(t, wasm.Config{PoolSize: 1})
+	body := `<html><body><h1>Kettle</h1><script>window.__INITIAL_STATE__ = {"pdp":{"product":{"name":"Kettle","price":"12.50"}}};</script>
+<div data-product-json='{"name":"Cup","price":3}'></div></body></html>`
+	doc := &adapter.Document{URL: "https://shop.test/appstate", Status: 200, Body: []byte(body)}
+	resp, err := m.Call(context.Background(), &adapter.Request{Op: adapter.OpExtract, URL: doc.URL, Docs: []*adapter.Document{doc}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each object with its source, name and path, in document order; asked twice, the
+	// same two.
+	const want = "state __INITIAL_STATE__ pdp.product Kettle 12.50|attribute data-product-json  Cup 3|2"
+	if p := resp.Product; p == nil || *p.Title != want {
+		t.Fatalf("product %+v: want the title %q", p, want)
+	}
+	resp, err = extract(m, "appstate")
+	if err != nil || resp.Product == nil || *resp.Product.Title != "|0" {
+		t.Fatalf("a page without state: %+v %v, want no objects", resp, err)
+	}
+	mustExtractOK(t, m)
+}
+
 func TestUnknownABIMajorIsRefused(t *testing.T) {
 	rt := newRuntime(t, wasm.Config{})
 	_, err := rt.Load(context.Background(), "future", abiV2Module())

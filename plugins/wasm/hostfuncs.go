@@ -232,6 +232,10 @@ func hostModule(rt wazero.Runtime) wazero.HostModuleBuilder {
 			s[0] = st.fail(fmt.Errorf("doc_parse: unknown kind %d", uint32(s[1])))
 		}
 	})
+	def("doc_app_state", p(I32), p(I32), func(_ context.Context, _ api.Module, st *callState, s []uint64) {
+		h, err := st.session.AppState(int(uint32(s[0])))
+		s[0] = handle(st, h, err)
+	})
 	def("query_one", p(I32, I32, I32), p(I32), func(_ context.Context, m api.Module, st *callState, s []uint64) {
 		h, err := st.session.Query(document.Node(uint32(s[0])), string(read(m, s[1], s[2])))
 		s[0] = handle(st, h, err)

@@ -20,7 +20,7 @@ import (
 // serves. Minors only add host functions, so a guest of any minor up to ABIMinor runs.
 const (
 	ABIMajor = 1
-	ABIMinor = 6
+	ABIMinor = 7
 )
 
 // Config tunes a Runtime. Each zero field means its documented default.

@@ -104,6 +104,14 @@ func (guest) Extract(c *sdk.Call) (*sdk.Product, error) {
 			strings.Join(items.Ancestor("ul").Name(), ",") + "|" + strings.Join(sdk.Nodes{root}.SelectOne("ul").SelectOne("li").Text(), ",") +
 			"|" + strings.Join(items.Attr("id"), ",") + "|" + strconv.Itoa(len(sdk.Nodes{}.Text()))
 		return &sdk.Product{Title: &title}, nil
+	case "appstate":
+		// ABI 1.7: the page's application state objects, scanned by the host.
+		var parts []string
+		for _, o := range c.Page().AppState() {
+			parts = append(parts, o.Source+" "+o.Name+" "+o.Path+" "+o.Object.Get("name").String()+" "+o.Object.Get("price").String())
+		}
+		title := strings.Join(parts, "|") + "|" + strconv.Itoa(len(c.Page().AppState()))
+		return &sdk.Product{Title: &title}, nil
 	case "badnodes":
 		sdk.Nodes(c.Page().HTML().Select("li")).SelectOne("li[")
 	case "badtexts":
