@@ -1,8 +1,9 @@
 // Package jsonld is the built-in generic adapter that reads schema.org product data from
 // a page's JSON-LD: Product, ProductGroup with hasVariant, Offer, AggregateOffer and
 // BreadcrumbList, from JSON-LD and from microdata (which the host hands over in JSON-LD's
-// shape). It targets no platform: it runs after the platform adapter and fills what that
-// one left unknown.
+// shape). What they leave unknown (title, price, sku, availability) it reads from the
+// page's own product in its embedded application state (appstate.go). It targets no
+// platform: it runs after the platform adapter and fills what that one left unknown.
 package jsonld
 
 import (
@@ -16,12 +17,14 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.6.0"
+const Version = "1.7.0"
 
 func (Adapter) Info() sdk.Info { return sdk.Info{Name: "jsonld", Version: Version} }
 
 // Extract reads the page's main product: JSON-LD first, then microdata, the first Product
-// (or ProductGroup) entity that carries a price, else the first one at all.
+// (or ProductGroup) entity that carries a price, else the first one at all; then the
+// application state for what they leave unknown, or for the whole product when the page
+// has no structured data.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
@@ -49,7 +52,12 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		}
 	}
 	if len(items) == 0 {
-		return nil, sdk.NonProduct("no schema.org Product in JSON-LD or microdata")
+		// No structured data: the page's product may still be in its application state.
+		p := &sdk.Product{Breadcrumbs: crumbs}
+		if !fillFromState(page, page.AppState(), p) {
+			return nil, sdk.NonProduct("no schema.org Product in JSON-LD or microdata, nor the page's product in its application state")
+		}
+		return p, nil
 	}
 	item := items[0]
 	for _, it := range items {
@@ -108,6 +116,9 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 			t := true
 			p.IsAvailable = &t
 		}
+	}
+	if lacksState(p) {
+		fillFromState(page, page.AppState(), p)
 	}
 	return p, nil
 }
