@@ -19,9 +19,9 @@ func lacksState(p *sdk.Product) bool {
 // fillFromState fills the fields p leaves unknown from the page's own product in its
 // application state: the object whose sku or name is p's, or, when p has neither, whose
 // name is the page's heading. A price the page states in meta tags
-// (product:price:amount) is left to the html adapter, which reads them. It reports
-// whether the state had the page's product.
-func fillFromState(page *sdk.Doc, states []sdk.AppState, p *sdk.Product) bool {
+// (product:price:amount) is left to the html adapter, which reads them. It returns the
+// page's product in the state and whether there was one.
+func fillFromState(page *sdk.Doc, states []sdk.AppState, p *sdk.Product) (sdk.Value, bool) {
 	own, found := ownProduct(page, states, p)
 	if found {
 		if p.Title == nil {
@@ -44,7 +44,33 @@ func fillFromState(page *sdk.Doc, states []sdk.AppState, p *sdk.Product) bool {
 			p.Price, p.IsAvailable = configPrice(states, p.IsAvailable)
 		}
 	}
-	return found
+	return own, found
+}
+
+// isListing reports whether a state object holds a list of products: two or more objects
+// with a name and a price under one key (a category's products), other than its own
+// variants, options and offers.
+func isListing(o sdk.Value) bool {
+	names, values := o.Keys(), o.Array()
+	for i, v := range values {
+		if i >= len(names) || v.Kind() != sdk.Array {
+			continue
+		}
+		switch foldKey(names[i]) {
+		case "variants", "options", "offers", "skus":
+			continue
+		}
+		items := v.Array()
+		if len(items) >= 2 && productLike(items[0]) && productLike(items[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// productLike reports whether v is an object with a name and a price.
+func productLike(v sdk.Value) bool {
+	return field(v, "name", "title", "productname", "displayname").Kind() == sdk.String && field(v, priceKeys...).Exists()
 }
 
 var skuKeys = []string{"sku", "productsku", "skuid", "skucode"}

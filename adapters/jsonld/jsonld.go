@@ -54,7 +54,9 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	if len(items) == 0 {
 		// No structured data: the page's product may still be in its application state.
 		p := &sdk.Product{Breadcrumbs: crumbs}
-		if !fillFromState(page, page.AppState(), p) {
+		if own, found := fillFromState(page, page.AppState(), p); !found || (p.Price == nil && p.SKU == nil) || isListing(own) {
+			// An object named as the page is but without a price or a code, or holding a
+			// list of products, is the page's category, not its product.
 			return nil, sdk.NonProduct("no schema.org Product in JSON-LD or microdata, nor the page's product in its application state")
 		}
 		return p, nil
