@@ -399,9 +399,11 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 //     group in priority order.
 //   - The platform adapter's verdict stands: when a platform adapter says the page is
 //     not a product (a category page) before any adapter gave a product, the extraction
-//     ends with that outcome, and no generic adapter is asked. A generic reading of such a page (a
-//     product tile's markup, a featured product) would make a product the store does not
-//     have there, labelled with the store's platform.
+//     ends with that outcome, and no generic adapter is asked. A generic reading of such
+//     a page (a product tile's markup, a featured product) would make a product the store
+//     does not have there, labelled with the store's platform. A platform adapter that
+//     could not read the page (Fail, Blocked on a follow-up, a failed call) decides
+//     nothing.
 //   - The first to know a field gives it: each adapter fills only the fields the ones
 //     before it left unknown, and the product records which adapter supplied each.
 //   - The platform label is the adapters' or, when none gave one, the detected platform.
