@@ -26,12 +26,14 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		return nil, sdk.ErrPending
 	}
 	switch {
-	case jsonDoc.Status == 404:
-		// The page itself answered, so the product exists: a store whose product JSON is
-		// missing is no Shopify online store (a headless storefront on Shopify's CDN), and
-		// the generic adapters read the page. Saying "no product" here would be a verdict
-		// that stands (adapters/ABI.md, the merge rules) on a page that has one.
+	case jsonDoc.Status == 404 && pageSaysProduct(c.Page()):
+		// The page is a product's, but its JSON is missing: a storefront that is no
+		// Shopify online store (a headless one on Shopify's CDN). The generic adapters read
+		// the page; "no product" would be a verdict that stands (adapters/ABI.md, the merge
+		// rules) on a page that has one.
 		return nil, sdk.Fail("product JSON answered 404")
+	case jsonDoc.Status == 404:
+		return nil, sdk.NonProduct("no product %q", handle)
 	case jsonDoc.Status == 401 || jsonDoc.Status == 403 || jsonDoc.Status == 429:
 		return nil, sdk.Blocked("product JSON answered %d", jsonDoc.Status)
 	case !jsonDoc.OK():
@@ -212,4 +214,17 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// pageSaysProduct reports whether a page calls itself a product page: Open Graph's
+// og:type, or the page type Shopify's analytics snippet names.
+func pageSaysProduct(page *sdk.Doc) bool {
+	if page == nil || !page.OK() {
+		return false
+	}
+	if page.Contains(`"pageType":"product"`) {
+		return true
+	}
+	kind := strings.ToLower(page.HTML().FindOne("//meta[@property='og:type']").Attr("content"))
+	return strings.HasPrefix(kind, "product") || strings.HasPrefix(kind, "og:product")
 }
