@@ -14,25 +14,59 @@ var buyWords = []string{
 	"加入購物車", "加入购物车", "立即購買", "カートに入れる", "장바구니", "أضف إلى",
 }
 
-// BuyButtons counts the page's controls that put the product in a cart or buy it (by
+// buyControls is where a page's buy controls are looked for.
+const buyControls = "//button | //input[@type='submit' or @type='button' or @type='image'] | //a[@role='button' or contains(@class,'btn') or contains(@class,'button') or contains(@id,'cart') or contains(@id,'Cart')]"
+
+// BuyControls returns the page's controls that put the product in a cart or buy it (by
 // their text, value, id, class, name or label, in the languages stores use), enabled and
-// disabled. A product page has one or two; a listing has one per tile.
-func BuyButtons(root Node) (enabled, disabled int) {
-	for _, n := range root.Find("//button | //input[@type='submit' or @type='button' or @type='image'] | //a[@role='button' or contains(@class,'btn') or contains(@class,'button') or contains(@id,'cart') or contains(@id,'Cart')]") {
-		desc := strings.ToLower(n.Attr("id") + " " + n.Attr("class") + " " + n.Attr("name") + " " + n.Attr("value") + " " + n.Attr("aria-label") + " " + n.Attr("title"))
-		if t := n.Text(); len(t) < 60 {
-			desc += " " + strings.ToLower(t)
+// disabled, each in document order. A product page has one or two; a listing has one
+// per tile.
+func BuyControls(root Node) (enabled, disabled []Node) {
+	controls := Nodes(root.Find(buyControls))
+	if len(controls) == 0 {
+		return nil, nil
+	}
+	// One host call per attribute for all the controls, rather than one per control.
+	attrs := make([][]string, 0, 6)
+	for _, name := range []string{"id", "class", "name", "value", "aria-label", "title"} {
+		attrs = append(attrs, controls.Attr(name))
+	}
+	texts := controls.Text()
+	disabledAttr := controls.Attr("disabled")
+	for i, n := range controls {
+		var desc strings.Builder
+		for _, a := range attrs {
+			desc.WriteString(strings.ToLower(a[i]))
+			desc.WriteByte(' ')
 		}
-		if !containsWord(desc, buyWords) || strings.Contains(desc, "wishlist") || strings.Contains(desc, "wish-list") {
+		if len(texts[i]) < 60 {
+			desc.WriteString(strings.ToLower(texts[i]))
+		}
+		d := desc.String()
+		if !containsWord(d, buyWords) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
 			continue
 		}
-		if _, off := n.AttrOK("disabled"); off || strings.Contains(desc, "disabled") {
-			disabled++
+		// An absent attribute and an empty one both read "": disabled="" is written
+		// as the bare word, so ask the control itself when it might be either.
+		if disabledAttr[i] != "" || strings.Contains(d, "disabled") || hasAttr(n, "disabled") {
+			disabled = append(disabled, n)
 			continue
 		}
-		enabled++
+		enabled = append(enabled, n)
 	}
 	return enabled, disabled
+}
+
+// hasAttr reports whether n carries the attribute name, even empty.
+func hasAttr(n Node, name string) bool {
+	_, ok := n.AttrOK(name)
+	return ok
+}
+
+// BuyButtons counts the page's buy controls (see BuyControls), enabled and disabled.
+func BuyButtons(root Node) (enabled, disabled int) {
+	e, d := BuyControls(root)
+	return len(e), len(d)
 }
 
 func containsWord(s string, words []string) bool {

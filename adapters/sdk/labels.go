@@ -25,8 +25,25 @@ var skuLabels = []string{
 // structured data carries another code (often a variant's or an internal id), this is the
 // one shoppers and the store's search know the product by.
 func DisplayedSKU(root Node) string {
+	if codes := LabelledCodes(root, 1); len(codes) > 0 {
+		return codes[0].Code
+	}
+	return ""
+}
+
+// LabelledCode is a product code a page shows after a label: the label as matched (in
+// lower case, "sku", "item number"), the code, and the text node of the label.
+type LabelledCode struct {
+	Label, Code string
+	Node        Node
+}
+
+// LabelledCodes returns the product codes the page shows after labels (see DisplayedSKU),
+// in document order, at most limit of them.
+func LabelledCodes(root Node, limit int) []LabelledCode {
+	var out []LabelledCode
 	for i, n := range root.FindLabels(skuLabels...) {
-		if i >= 20 {
+		if i >= 20 || len(out) >= limit {
 			break
 		}
 		t := strings.TrimLeftFunc(invisible.Replace(n.Text()), unicode.IsPunct)
@@ -47,16 +64,17 @@ func DisplayedSKU(root Node) string {
 			continue
 		}
 		if code := skuCode(rest); code != "" {
-			return code
+			out = append(out, LabelledCode{label, code, n})
+			continue
 		}
 		if rest != "" {
 			continue
 		}
 		if code := skuCode(invisible.Replace(n.TextOf("following::text()[normalize-space(.)][1]"))); code != "" {
-			return code
+			out = append(out, LabelledCode{label, code, n})
 		}
 	}
-	return ""
+	return out
 }
 
 // invisible drops the format characters pages put between a label and its colon.

@@ -1,0 +1,189 @@
+package rank
+
+import (
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// gatherAvailability reads the stock statements: structured availability, availability
+// meta tags, stock lines and their labels, the buy buttons' state and wording, and what
+// a page that says nothing implies.
+func (r *reader) gatherAvailability(p *Page, buttons []buyControl) {
+	var cands []Candidate
+	add := func(src Source, in bool, where string, el *element) {
+		v := OutOfStock
+		if in {
+			v = InStock
+		}
+		cands = append(cands, Candidate{Field: Availability, Source: src, Value: v, Where: where, el: el})
+	}
+	for i, e := range r.products {
+		if in, ok := offersAvailability(e.Get("offers")); ok {
+			add(JSONLD, in, "jsonld offers.availability", nil)
+			if i == 0 {
+				cands[len(cands)-1].Features[FirstEntity] = 1
+			}
+		}
+		for j, v := range e.Get("hasVariant").List() {
+			if j >= maxOffers {
+				break
+			}
+			if in, ok := offersAvailability(v.Get("offers")); ok && in {
+				add(JSONLD, in, "jsonld hasVariant.offers.availability", nil)
+				cands[len(cands)-1].Features[VariantOffer] = 1
+				break
+			}
+		}
+	}
+	props := r.propsNamed("availability")
+	for i, v := range propValues(props) {
+		if i >= 4 {
+			break
+		}
+		if in, ok := availabilityValue(v); ok {
+			add(props[i].source, in, "itemprop availability", nil)
+		}
+	}
+	for _, key := range []string{"product:availability", "og:availability"} {
+		if m, ok := r.meta(key); ok {
+			if in, ok := availabilityValue(m.content); ok {
+				add(Meta, in, "meta "+key, nil)
+			}
+		}
+	}
+	r.stockLines(add)
+	for i := range buttons {
+		b := &buttons[i]
+		in := b.enabled
+		where := "enabled buy button"
+		if !in {
+			where = "disabled buy button"
+		}
+		add(Button, in, where, &b.element)
+	}
+	priced := false
+	for _, c := range p.Candidates[Price] {
+		priced = priced || c.Excluded == ""
+	}
+	if priced || p.BuyEnabled > 0 {
+		add(Implied, true, "a price or a buy button on show", nil)
+	}
+	for i := range cands {
+		c := &cands[i]
+		v := &c.Features
+		v[Bias] = 1
+		v[sourceFeature(c.Source)] = 1
+		if c.Value == InStock {
+			v[SaysInStock] = 1
+		}
+		if c.el != nil {
+			if c.Source != Button {
+				r.measure(c.el)
+			}
+			c.el.setRegions(v)
+		}
+	}
+	agree(cands, func(c *Candidate) string { return c.Value })
+	p.Candidates[Availability] = cands
+}
+
+// stockLines adds the stock lines: the short texts of elements whose class or id speaks
+// of availability or stock, and the texts after an availability label.
+func (r *reader) stockLines(add func(Source, bool, string, *element)) {
+	classed := sdk.Nodes(r.root.FindClass(stockClassWords...))
+	if len(classed) > maxStockElements {
+		classed = classed[:maxStockElements]
+	}
+	var nodes []sdk.Node
+	var says []bool
+	for i, t := range classed.Text() {
+		t = strings.ToLower(t)
+		if t == "" || len(t) > 120 {
+			continue
+		}
+		if in, ok := stockWords(t); ok {
+			nodes, says = append(nodes, classed[i]), append(says, in)
+		}
+		if len(nodes) >= 8 {
+			break
+		}
+	}
+	classedCount := len(nodes)
+	for i, n := range r.root.FindLabels(stockLabels...) {
+		if i >= 10 {
+			break
+		}
+		t := strings.ToLower(n.Text())
+		if _, v, found := strings.Cut(t, ":"); found && strings.TrimSpace(v) != "" {
+			t = v
+		} else {
+			t = strings.ToLower(n.TextOf("following::text()[normalize-space(.)][1]"))
+		}
+		if in, ok := stockWords(t); ok {
+			nodes, says = append(nodes, n), append(says, in)
+		}
+	}
+	els := describe(nodes)
+	for i := range els {
+		src, where := Element, "stock line "+els[i].where()
+		if i >= classedCount {
+			src, where = Label, "after an availability label"
+		}
+		add(src, says[i], where, &els[i])
+	}
+}
+
+// maxStockElements bounds the elements read as stock lines.
+const maxStockElements = 200
+
+// stockWords reads a stock line: ok is false when it says neither in nor out of stock.
+// Sold-out wording is looked for first: "not available" holds "available".
+func stockWords(t string) (in, ok bool) {
+	switch {
+	case containsAny(t, outWords):
+		return false, true
+	case containsAny(t, inWords):
+		return true, true
+	}
+	return false, false
+}
+
+// availabilityValue reads a schema.org ItemAvailability in any spelling (a URL, a bare
+// name, words): ok is false when it says neither.
+func availabilityValue(s string) (in, ok bool) {
+	a := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s))
+	switch {
+	case a == "":
+		return false, false
+	case strings.Contains(a, "outofstock"), strings.Contains(a, "soldout"), strings.Contains(a, "discontinued"),
+		strings.Contains(a, "unavailable"), strings.Contains(a, "oos"):
+		return false, true
+	case strings.Contains(a, "instock"), strings.Contains(a, "preorder"), strings.Contains(a, "presale"), strings.Contains(a, "backorder"),
+		strings.Contains(a, "limitedavailability"), strings.Contains(a, "onlineonly"), strings.Contains(a, "instoreonly"),
+		a == "available", a == "in":
+		return true, true
+	}
+	return stockWords(strings.ToLower(s))
+}
+
+// offersAvailability reads an Offer, AggregateOffer or list of offers: in stock when any
+// offer is.
+func offersAvailability(v sdk.Value) (in, ok bool) {
+	for i, o := range v.List() {
+		if i >= maxOffers || o.Kind() != sdk.Object {
+			break
+		}
+		if a, found := availabilityValue(o.Get("availability").String()); found {
+			ok = true
+			in = in || a
+		}
+		if sub := o.Get("offers"); sub.Exists() {
+			if a, found := offersAvailability(sub); found {
+				ok = true
+				in = in || a
+			}
+		}
+	}
+	return in, ok
+}

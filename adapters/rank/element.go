@@ -1,0 +1,227 @@
+package rank
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// element is a visible node a candidate was read from, described by the blocks around it.
+type element struct {
+	node sdk.Node
+	// tag and own are the node's tag name and the words of its class and id.
+	tag string
+	own []string
+	// Blocks around it (the node itself included), by tags and class and id words.
+	struck, other, chrome, cart, hidden, product bool
+	// emphasis and bigFont: a class or tag of a price to pay, a large font; otherKind: a
+	// class of another kind of price (per unit, per month, shipping).
+	emphasis, bigFont, otherKind, priceClass bool
+	// headingLevel and buyLevel are how many levels above the main heading and the buy
+	// button the smallest block holding both the node and it is; -1 when there is none
+	// within reach.
+	headingLevel, buyLevel int
+}
+
+// where names the element for Explain: its tag and first class or id word.
+func (e *element) where() string {
+	if len(e.own) == 0 {
+		return e.tag
+	}
+	return e.tag + "." + e.own[0]
+}
+
+// describe reads the tags, classes and inline styles of nodes and of the blocks around
+// them: one query per node for its ancestors, then one per attribute for them all.
+func describe(nodes []sdk.Node) []element {
+	out := make([]element, len(nodes))
+	if len(nodes) == 0 {
+		return out
+	}
+	// chains[i] holds the ancestors of node i, nearest first, at most chainDepth.
+	chains := make([][]sdk.Node, len(nodes))
+	var all sdk.Nodes
+	for i, n := range nodes {
+		// The host's XPath walks the ancestor axis upwards: the parent comes first.
+		chain := n.Find("ancestor::*")
+		if len(chain) > chainDepth {
+			chain = chain[:chainDepth]
+		}
+		chains[i] = chain
+		all = append(all, n)
+		all = append(all, chain...)
+	}
+	names, classes, ids, styles := all.Name(), all.Attr("class"), all.Attr("id"), all.Attr("style")
+	at := 0
+	for i := range nodes {
+		e := &out[i]
+		e.node = nodes[i]
+		e.headingLevel, e.buyLevel = -1, -1
+		for depth := 0; depth <= len(chains[i]); depth++ {
+			tag, style := names[at], strings.ToLower(styles[at])
+			toks := tokens(classes[at] + " " + ids[at])
+			at++
+			if depth == 0 {
+				e.tag, e.own = tag, toks
+			}
+			// The chain may be cut short; a block this many levels below the root is
+			// the page's frame (its header, its footer) when it says so.
+			e.readBlock(depth, len(chains[i])-depth, tag, style, toks)
+		}
+	}
+	return out
+}
+
+// chainDepth bounds how many blocks above a node describe reads.
+const chainDepth = 24
+
+// readBlock notes what the block depth levels above the node (0: the node) and fromRoot
+// levels below the page's root element says.
+func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []string) {
+	near := depth <= 2
+	frame := fromRoot <= 4
+	switch tag {
+	case "del", "s", "strike":
+		e.struck = e.struck || depth <= 4
+	case "nav", "aside":
+		e.chrome = true
+	case "header", "footer":
+		e.chrome = e.chrome || frame
+	case "template", "noscript", "dialog":
+		e.hidden = true
+	case "strong", "b", "h2", "h3", "h4":
+		e.emphasis = e.emphasis || near
+	case "h1":
+		e.emphasis = e.emphasis || near
+		e.bigFont = e.bigFont || near
+	}
+	if strings.Contains(style, "line-through") && depth <= 4 {
+		e.struck = true
+	}
+	if strings.Contains(style, "display:none") || strings.Contains(style, "display: none") {
+		e.hidden = true
+	}
+	if near && bigFontSize(style) {
+		e.bigFont = true
+	}
+	if len(toks) == 0 {
+		return
+	}
+	if depth <= 3 && (hasWord(toks, struckWords) || hasQualifiedWord(toks, struckQualifiers)) {
+		e.struck = true
+	}
+	e.other = e.other || hasWord(toks, otherProductWords)
+	e.chrome = e.chrome || hasWord(toks, chromeWords) || frame && hasWord(toks, frameWords)
+	e.cart = e.cart || hasWord(toks, cartWords)
+	e.hidden = e.hidden || hasWord(toks, hiddenWords)
+	e.product = e.product || depth <= 8 && hasWord(toks, productWords)
+	if near {
+		e.emphasis = e.emphasis || hasWord(toks, emphasisWords)
+		e.otherKind = e.otherKind || hasWord(toks, otherPriceWords)
+	}
+	if depth <= 3 {
+		e.priceClass = e.priceClass || hasWord(toks, priceClassWords) || hasPricePart(toks)
+	}
+}
+
+// hasPricePart reports whether a class word holds a price word ("productprice").
+func hasPricePart(toks []string) bool {
+	for _, t := range toks {
+		if strings.Contains(t, "price") || strings.Contains(t, "preis") || strings.Contains(t, "prix") {
+			return true
+		}
+	}
+	return false
+}
+
+// bigFontSize reports whether an inline style sets a large font: 18px, 1.25em or more.
+func bigFontSize(style string) bool {
+	i := strings.Index(style, "font-size:")
+	if i < 0 {
+		return false
+	}
+	v := strings.TrimSpace(style[i+len("font-size:"):])
+	end := 0
+	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || v[end] == '.') {
+		end++
+	}
+	size, err := strconv.ParseFloat(v[:end], 64)
+	if err != nil {
+		return false
+	}
+	unit := v[end:]
+	switch {
+	case strings.HasPrefix(unit, "px"):
+		return size >= 18
+	case strings.HasPrefix(unit, "em"), strings.HasPrefix(unit, "rem"):
+		return size >= 1.25
+	case strings.HasPrefix(unit, "pt"):
+		return size >= 14
+	}
+	return false
+}
+
+// setRegions writes e's block features into v.
+func (e *element) setRegions(v *Vector) {
+	set := func(f Feature, b bool) {
+		if b {
+			v[f] = 1
+		}
+	}
+	set(InOther, e.other)
+	set(InChrome, e.chrome)
+	set(InCart, e.cart)
+	set(InHidden, e.hidden)
+	set(InProduct, e.product)
+	set(Emphasis, e.emphasis)
+	set(BigFont, e.bigFont)
+	set(OtherKind, e.otherKind)
+	v[HeadingNear] = nearness(e.headingLevel)
+	v[BuyNear] = nearness(e.buyLevel)
+}
+
+// anchor is a node candidates are measured against (the main heading, the buy button)
+// with the blocks above it, itself first.
+type anchor []sdk.Node
+
+// anchorAt returns n and its ancestors, nearest first, up to maxLevels.
+func anchorAt(n sdk.Node) anchor {
+	if !n.Exists() {
+		return nil
+	}
+	up := anchor{n}
+	for _, a := range n.Find("ancestor::*") {
+		if len(up) > maxLevels {
+			break
+		}
+		up = append(up, a)
+	}
+	return up
+}
+
+// levels returns how many levels above the anchor the smallest of its blocks holding n
+// is, or -1 when none within reach does. It asks the host whether n is inside a block
+// a few times, halving the range each time.
+func (a anchor) levels(n sdk.Node) int {
+	if len(a) == 0 || !n.Exists() {
+		return -1
+	}
+	if !inside(n, a[len(a)-1]) {
+		return -1
+	}
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if inside(n, a[mid]) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// inside reports whether n is below container: walking up from n, the search for the
+// page's root element stops at the container when it is on the way.
+func inside(n, container sdk.Node) bool { return !n.AncestorWithin("html", container).Exists() }

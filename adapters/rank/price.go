@@ -1,0 +1,405 @@
+package rank
+
+import (
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// gatherPrices reads the price candidates: JSON-LD offers, itemprop and RDFa prices,
+// price meta tags, and the visible elements and texts that show an amount.
+func (r *reader) gatherPrices(p *Page) {
+	var cands []Candidate
+	for i, e := range r.products {
+		r.offerPrices(&cands, e.Get("offers"), i == 0, false)
+		for j, v := range e.Get("hasVariant").List() {
+			if j >= maxOffers {
+				break
+			}
+			r.offerPrices(&cands, v.Get("offers"), i == 0, true)
+		}
+	}
+	r.propPrices(&cands)
+	for _, m := range []struct {
+		key    string
+		struck bool
+	}{
+		{"product:price:amount", false}, {"og:price:amount", false}, {"product:sale_price:amount", false},
+		{"product:original_price:amount", true}, {"og:original_price:amount", true},
+	} {
+		if tag, ok := r.meta(m.key); ok {
+			if f, ok := machineAmount(tag.content); ok {
+				cur, _ := r.meta(strings.Replace(m.key, ":amount", ":currency", 1))
+				cands = append(cands, Candidate{Field: Price, Source: Meta, Value: amountValue(f), Amount: f, Where: "meta " + m.key,
+					currency: normalizeCode(cur.content), struck: m.struck})
+			}
+		}
+	}
+	r.visiblePrices(&cands)
+	for i := range cands {
+		r.priceFeatures(&cands[i])
+	}
+	agree(cands, func(c *Candidate) string { return c.Value })
+	r.headingPrices(p, cands)
+	for _, c := range cands {
+		if c.struck && c.Amount > 0 {
+			p.CompareAt = append(p.CompareAt, c)
+		}
+	}
+	p.Candidates[Price] = cands
+}
+
+// maxOffers bounds the offers and variants read from one product entity.
+const maxOffers = 40
+
+// offerPrices adds the prices of a schema.org Offer, AggregateOffer or list of them.
+func (r *reader) offerPrices(cands *[]Candidate, offers sdk.Value, first, variant bool) {
+	start := len(*cands)
+	for i, o := range offers.List() {
+		if i >= maxOffers || o.Kind() != sdk.Object {
+			break
+		}
+		f := o.Strings("price", "priceCurrency", "lowPrice", "highPrice")
+		add := func(amount, currency, where string, struck bool) *Candidate {
+			a, ok := machineAmount(amount)
+			if !ok {
+				return nil
+			}
+			c := Candidate{Field: Price, Source: JSONLD, Value: amountValue(a), Amount: a, Where: where, currency: normalizeCode(currency), struck: struck}
+			if first {
+				c.Features[FirstEntity] = 1
+			}
+			if variant {
+				c.Features[VariantOffer] = 1
+			}
+			*cands = append(*cands, c)
+			return &(*cands)[len(*cands)-1]
+		}
+		if f[0] != "" {
+			add(f[0], f[1], "jsonld offers.price", false)
+		}
+		if f[2] != "" {
+			if c := add(f[2], f[1], "jsonld offers.lowPrice", false); c != nil {
+				c.Features[AggregateLow] = 1
+			}
+		}
+		if f[3] != "" {
+			if c := add(f[3], f[1], "jsonld offers.highPrice", false); c != nil {
+				c.Excluded = "the high end of a range"
+			}
+		}
+		for j, spec := range o.Get("priceSpecification").List() {
+			if j >= 8 || spec.Kind() != sdk.Object {
+				break
+			}
+			s := spec.Strings("price", "priceCurrency", "priceType", "@type", "referenceQuantity")
+			kind := strings.ToLower(s[2])
+			struck := strings.Contains(kind, "list") || strings.Contains(kind, "strikethrough") || strings.Contains(kind, "msrp") ||
+				strings.HasSuffix(kind, "srp")
+			if c := add(s[0], cmpOr(s[1], f[1]), "jsonld offers.priceSpecification", struck); c != nil && s[4] != "" {
+				c.Features[OtherKind] = 1
+			}
+		}
+		if sub := o.Get("offers"); sub.Exists() && IsType(o, "AggregateOffer") {
+			r.offerPrices(cands, sub, first, variant)
+		}
+	}
+	// The lowest of several offers is what the product costs from.
+	lowest := -1
+	for i := start; i < len(*cands); i++ {
+		c := &(*cands)[i]
+		if c.Excluded == "" && !c.struck && (lowest < 0 || c.Amount < (*cands)[lowest].Amount) {
+			lowest = i
+		}
+	}
+	if lowest >= 0 && len(*cands)-start > 1 {
+		(*cands)[lowest].Features[LowestOffer] = 1
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// propPrices adds itemprop and RDFa prices.
+func (r *reader) propPrices(cands *[]Candidate) {
+	props := r.propsNamed("price", "lowprice", "highprice")
+	if len(props) == 0 {
+		return
+	}
+	values, scopes := propValues(props), productScopes(props)
+	currency := ""
+	if cs := r.propsNamed("pricecurrency"); len(cs) > 0 {
+		currency = normalizeCode(propValues(cs[:1])[0])
+	}
+	var visible []sdk.Node
+	var at []int
+	for i, pr := range props {
+		a, ok := machineAmount(values[i])
+		if pr.content == "" {
+			a, ok = sdk.ParsePrice(values[i])
+		}
+		if !ok {
+			continue
+		}
+		c := Candidate{Field: Price, Source: pr.source, Value: amountValue(a), Amount: a, Where: "itemprop " + pr.name, currency: currency}
+		if pr.source == RDFa {
+			c.Where = "property " + pr.name
+		}
+		if cur := currencyMark(values[i]); cur != "" {
+			c.currency = cur
+		}
+		switch pr.name {
+		case "lowprice":
+			c.Features[AggregateLow] = 1
+		case "highprice":
+			c.Excluded = "the high end of a range"
+		}
+		if scopes[i] {
+			c.Features[ProductScope] = 1
+		}
+		if pr.tag != "meta" && pr.tag != "link" {
+			visible = append(visible, pr.node)
+			at = append(at, len(*cands))
+		}
+		*cands = append(*cands, c)
+	}
+	for j, e := range describe(visible) {
+		el := e
+		c := &(*cands)[at[j]]
+		c.el = &el
+		c.struck = c.struck || el.struck
+	}
+}
+
+// visiblePrices adds the elements whose class or id says price and whose short text is
+// one amount, and the short texts elsewhere that are an amount with a currency.
+func (r *reader) visiblePrices(cands *[]Candidate) {
+	classed := sdk.Nodes(r.root.FindClass(priceClassWords...))
+	if len(classed) > maxPriceElements {
+		classed = classed[:maxPriceElements]
+	}
+	texts := classed.Text()
+	var nodes []sdk.Node
+	var shown []string
+	var amounts []float64
+	for i, t := range texts {
+		if len(t) == 0 || len(t) > maxPriceText || amountsIn(t) != 1 {
+			continue
+		}
+		a, ok := sdk.ParsePrice(t)
+		if !ok {
+			continue
+		}
+		// An element holding its amount in a child of the same class is a container:
+		// the child is the candidate, with the container's currency sign.
+		if n := len(nodes); n > 0 && amounts[n-1] == a && inside(classed[i], nodes[n-1]) {
+			if currencyMark(t) == "" {
+				t += " " + currencyMark(shown[n-1])
+			}
+			nodes, shown, amounts = nodes[:n-1], shown[:n-1], amounts[:n-1]
+		}
+		nodes, shown, amounts = append(nodes, classed[i]), append(shown, t), append(amounts, a)
+	}
+	classedCount := len(nodes)
+	// Amounts with a currency in texts of their own, outside any price class.
+	labels := sdk.Nodes(r.root.FindLabels(amountStarts...))
+	if len(labels) > maxAmountTexts {
+		labels = labels[:maxAmountTexts]
+	}
+	var loose sdk.Nodes
+	var looseText []string
+	for i, t := range labels.Text() {
+		if len(t) > maxPriceText || amountsIn(t) != 1 || currencyMark(t) == "" {
+			continue
+		}
+		loose, looseText = append(loose, labels[i]), append(looseText, t)
+		if len(loose) >= maxPriceElements/2 {
+			break
+		}
+	}
+	if len(loose) > 0 {
+		for i, parent := range loose.Ancestor("*") {
+			a, ok := sdk.ParsePrice(looseText[i])
+			if !ok || !parent.Exists() {
+				continue
+			}
+			nodes, shown, amounts = append(nodes, parent), append(shown, looseText[i]), append(amounts, a)
+		}
+	}
+	els := describe(nodes)
+	for i := range els {
+		el := &els[i]
+		src := Element
+		if i >= classedCount {
+			if el.priceClass {
+				// Its element was read by its class already.
+				continue
+			}
+			src = Text
+		}
+		t := strings.ToLower(shown[i])
+		c := Candidate{Field: Price, Source: src, Value: amountValue(amounts[i]), Amount: amounts[i], Where: el.where() + " " + truncate(shown[i], 40),
+			currency: currencyMark(shown[i]), el: el}
+		c.struck = el.struck || containsAny(t, struckTexts)
+		if containsAny(t, otherPriceTexts) {
+			c.Features[OtherKind] = 1
+		}
+		if hasPrefixAny(t, fromTexts) {
+			c.Features[FromPrice] = 1
+		}
+		if extraLetters(shown[i]) > 3 {
+			c.Features[ExtraText] = 1
+		}
+		*cands = append(*cands, c)
+	}
+}
+
+// Bounds of the visible price reading: elements read, the length of a price's text,
+// texts read by their form.
+const (
+	maxPriceElements = 120
+	maxPriceText     = 48
+	maxAmountTexts   = 400
+)
+
+// amountStarts are what a text showing an amount begins with: a digit or a currency.
+var amountStarts = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪",
+	"₫", "฿", "₱", "₴", "₸", "r$", "us$", "nt$", "hk$", "s$", "a$", "c$", "chf", "usd", "eur", "gbp", "rs", "zł", "kr"}
+
+// amountsIn counts the separate amounts written in s, up to 2.
+func amountsIn(s string) int {
+	n := 0
+	inNumber := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if !inNumber {
+				n++
+				if n == 2 {
+					return 2
+				}
+			}
+			inNumber = true
+		case inNumber && (c == '.' || c == ',' || c == ' ' || c == '\''):
+			// Separators inside an amount; a space may also end it, which the next
+			// character tells.
+		default:
+			inNumber = false
+		}
+	}
+	return n
+}
+
+// extraLetters counts the letters of s outside currency codes: the words around an
+// amount ("From", "Save", "per month").
+func extraLetters(s string) int {
+	n := 0
+	for _, w := range words(s) {
+		if len(w) == 3 && isCode(strings.ToUpper(w)) {
+			continue
+		}
+		for _, r := range w {
+			if r < '0' || r > '9' {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func hasPrefixAny(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// priceFeatures describes a price candidate and applies the price rules.
+func (r *reader) priceFeatures(c *Candidate) {
+	v := &c.Features
+	v[Bias] = 1
+	v[sourceFeature(c.Source)] = 1
+	if c.el != nil {
+		r.measure(c.el)
+		c.el.setRegions(v)
+	}
+	if c.currency != "" {
+		v[HasCurrency] = 1
+	}
+	switch {
+	case c.Excluded != "":
+	case c.Amount <= 0:
+		c.Excluded = "not above zero"
+	case c.Amount >= 1e10:
+		c.Excluded = "too large for a price"
+	case c.struck:
+		c.Excluded = "a former or reference price"
+	}
+}
+
+// headingPrices counts the distinct amounts in the smallest block around the heading
+// that shows any.
+func (r *reader) headingPrices(p *Page, cands []Candidate) {
+	p.HeadingPriceLevel = -1
+	for _, c := range cands {
+		if c.el == nil || c.Source != Element || c.el.headingLevel < 0 {
+			continue
+		}
+		if p.HeadingPriceLevel < 0 || c.el.headingLevel < p.HeadingPriceLevel {
+			p.HeadingPriceLevel = c.el.headingLevel
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c.el != nil && c.Source == Element && c.el.headingLevel >= 0 && c.el.headingLevel <= p.HeadingPriceLevel {
+			seen[c.Value] = true
+		}
+	}
+	p.PricesNearHeading = len(seen)
+}
+
+// agree sets the agreement features of each candidate: whether another structured
+// source, a visible element, a visible element near the heading gives the same value
+// (by key), and how often the page shows it.
+func agree(cands []Candidate, key func(*Candidate) string) {
+	keys := make([]string, len(cands))
+	for i := range cands {
+		keys[i] = key(&cands[i])
+	}
+	for i := range cands {
+		c := &cands[i]
+		if keys[i] == "" {
+			continue
+		}
+		shown := 0
+		for j := range cands {
+			o := &cands[j]
+			if keys[j] != keys[i] || o.Excluded != "" {
+				continue
+			}
+			if o.el != nil && !o.el.other && !o.el.hidden {
+				shown++
+			}
+			if i == j || o.Source == c.Source {
+				continue
+			}
+			if o.Source.structured() {
+				c.Features[AgreeStructured] = 1
+			}
+			if o.el != nil && !o.el.other && !o.el.hidden {
+				c.Features[AgreeVisible] = 1
+				if o.el.headingLevel >= 0 && o.el.headingLevel <= 4 {
+					c.Features[AgreeNear] = 1
+				}
+			}
+		}
+		c.Features[Repeats] = min(float64(shown), 8) / 8
+	}
+}

@@ -1,0 +1,289 @@
+package rank
+
+import (
+	"html"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// titleSeparators split a page's <title> into segments: the product's name, its
+// category, the store's name.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " :: ", " : ", " · ", " • ", " / ", " « ", " » "}
+
+// gatherTitles reads the title candidates: structured names, og:title, the <title>
+// without the store's name, headings and elements whose class says product title.
+func (r *reader) gatherTitles(p *Page) {
+	var cands []Candidate
+	add := func(src Source, text, where string, el *element) {
+		text = strings.TrimSpace(html.UnescapeString(text))
+		if text == "" {
+			return
+		}
+		cands = append(cands, Candidate{Field: Title, Source: src, Value: text, Where: where, el: el})
+	}
+	for i, e := range r.products {
+		name := e.Get("name").String()
+		add(JSONLD, name, "jsonld name", nil)
+		if i == 0 && len(cands) > 0 {
+			cands[len(cands)-1].Features[FirstEntity] = 1
+		}
+	}
+	if m, ok := r.meta("og:title"); ok {
+		add(Meta, m.content, "meta og:title", nil)
+	}
+	if m, ok := r.meta("twitter:title"); ok {
+		add(Meta, m.content, "meta twitter:title", nil)
+	}
+	for _, seg := range r.titleSegments() {
+		add(TitleTag, seg.text, seg.where, nil)
+	}
+	// Visible candidates: itemprop names in a product's scope, h1 headings and
+	// elements whose class says product title.
+	names := r.propsNamed("name")
+	scopes := productScopes(names)
+	values := propValues(names)
+	var nodes []sdk.Node
+	var kinds []Source
+	var wheres []string
+	for i, n := range names {
+		if !scopes[i] || len(nodes) >= maxTitleElements {
+			continue
+		}
+		if n.tag == "meta" {
+			add(Microdata, values[i], "itemprop name", nil)
+			continue
+		}
+		nodes, kinds, wheres = append(nodes, n.node), append(kinds, Microdata), append(wheres, "itemprop name")
+	}
+	for i, h := range r.root.Select("h1") {
+		if i >= 4 {
+			break
+		}
+		nodes, kinds, wheres = append(nodes, h), append(kinds, Heading), append(wheres, "h1")
+	}
+	for i, e := range r.root.FindClass(titleClassWords...) {
+		if i >= 6 {
+			break
+		}
+		nodes, kinds, wheres = append(nodes, e), append(kinds, Element), append(wheres, "")
+	}
+	texts := sdk.Nodes(nodes).Text()
+	described := describe(nodes)
+	for i := range nodes {
+		if len(texts[i]) > maxTitle {
+			continue
+		}
+		where := wheres[i]
+		if where == "" {
+			where = described[i].where()
+		}
+		add(kinds[i], texts[i], where, &described[i])
+		if kinds[i] == Element {
+			cands[len(cands)-1].Features[TitleClass] = 1
+		}
+	}
+	p.Candidates[Title] = cands
+}
+
+// maxTitleElements and maxTitle bound the visible title candidates: their number and the
+// length of their text.
+const (
+	maxTitleElements = 16
+	maxTitle         = 400
+)
+
+// titleSegment is a part of the page's <title> offered as a title.
+type titleSegment struct{ text, where string }
+
+// titleSegments splits the <title> at its separators, drops the segments that name the
+// store, and offers the first segment left and, when there are more, all of them.
+func (r *reader) titleSegments() []titleSegment {
+	t := strings.TrimSpace(r.titleTag)
+	if t == "" {
+		return nil
+	}
+	parts := []string{t}
+	for _, sep := range titleSeparators {
+		var next []string
+		for _, p := range parts {
+			next = append(next, strings.Split(p, sep)...)
+		}
+		parts = next
+	}
+	var kept []string
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p != "" && !r.namesStore(p) {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	out := []titleSegment{{kept[0], "title segment"}}
+	if len(kept) > 1 {
+		out = append(out, titleSegment{strings.Join(kept, " - "), "title without store name"})
+	}
+	if len(parts) == 1 {
+		out[0].where = "title"
+	}
+	return out
+}
+
+// namesStore reports whether a short text is the store's name: it holds one of the
+// names the store goes by ("H&M US", "Newegg.com", "Barnes & Noble®").
+func (r *reader) namesStore(s string) bool {
+	if len(words(s)) > 5 {
+		return false
+	}
+	c := compact(s)
+	for _, name := range r.siteNames {
+		n := compact(name)
+		if len(n) >= 2 && (strings.Contains(c, n) || len(c) >= 4 && strings.HasPrefix(n, c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// findHeading chooses the page's main heading: the h1 (or, without one, the element
+// whose class says product title) that no rule rules out and that shares most words with
+// the <title> and og:title. The price's and the buy button's nearness are measured
+// from it.
+func (r *reader) findHeading(p *Page) {
+	cands := p.Candidates[Title]
+	best, bestScore := -1, -1.0
+	for _, want := range []Source{Heading, Element} {
+		for i := range cands {
+			c := &cands[i]
+			if c.Source != want || titleRule(c.Value, r) != "" {
+				continue
+			}
+			score := overlap(words(c.Value), words(r.titleTag)) + overlap(words(c.Value), words(r.ogTitle))
+			if score > bestScore {
+				best, bestScore = i, score
+			}
+		}
+		if best >= 0 {
+			break
+		}
+	}
+	if best < 0 {
+		return
+	}
+	r.heading = anchorAt(cands[best].el.node)
+	p.Heading = cands[best].Value
+}
+
+// titleFeatures describes the title candidates, once the heading and buy button are
+// known, and applies the title rules.
+func (r *reader) titleFeatures(p *Page) {
+	cands := p.Candidates[Title]
+	titleWords, ogWords := words(r.titleTag), words(r.ogTitle)
+	var leading []string
+	if segs := r.titleSegments(); len(segs) > 0 {
+		leading = words(segs[0].text)
+	}
+	for i := range cands {
+		c := &cands[i]
+		v := &c.Features
+		if c.el != nil {
+			r.measure(c.el)
+			c.el.setRegions(v)
+		}
+		v[Bias] = 1
+		v[sourceFeature(c.Source)] = 1
+		w := words(c.Value)
+		v[OverlapTitle] = overlap(w, titleWords)
+		v[OverlapOG] = overlap(w, ogWords)
+		v[OverlapSlug] = overlap(w, r.urlWords)
+		v[CoversTitle] = overlap(leading, w)
+		v[TitleWords] = min(float64(len(w)), 30) / 30
+		if len(w) <= 2 {
+			v[ShortTitle] = 1
+		}
+		if len(w) > 25 {
+			v[LongTitle] = 1
+		}
+		for _, name := range r.siteNames {
+			if n := compact(name); len(n) >= 3 && strings.Contains(compact(c.Value), n) {
+				v[HasSiteName] = 1
+			}
+		}
+		if hasPhrase(w, bannerWords) {
+			v[Banner] = 1
+		}
+		c.Excluded = titleRule(c.Value, r)
+	}
+	agree(cands, func(c *Candidate) string { return compact(c.Value) })
+}
+
+// overlap is the share of the words of a found in b: 1 when b holds them all.
+func overlap(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	in := 0
+	for _, w := range a {
+		for _, x := range b {
+			if w == x {
+				in++
+				break
+			}
+		}
+	}
+	return float64(in) / float64(len(a))
+}
+
+// hasPhrase reports whether the word sequence ws holds one of phrases as whole words.
+func hasPhrase(ws []string, phrases []string) bool {
+	joined := " " + strings.Join(ws, " ") + " "
+	for _, p := range phrases {
+		if strings.Contains(joined, " "+strings.Join(words(p), " ")+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// bannerPhrases are texts of menus and calls to action that are never a product's name;
+// a short title holding one is ruled out.
+var bannerPhrases = []string{"shop by", "sign up", "sign in", "log in", "my account", "shopping cart", "your cart",
+	"customer service", "free shipping", "newsletter", "adding to", "added to", "add to cart", "page not found"}
+
+// titleRule returns the rule that rules out s as a product's title, or "".
+func titleRule(s string, r *reader) string {
+	w := words(s)
+	switch {
+	case len(w) == 0:
+		return "no words"
+	case len(s) > maxTitle:
+		return "too long for a title"
+	case strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "${") || strings.Contains(s, "[["):
+		return "an unrendered template key"
+	case r.namesStore(s) && len(w) <= 3:
+		return "the store's name"
+	case len(w) <= 5 && hasPhrase(w, bannerPhrases):
+		return "a menu or banner"
+	case isPriceText(s):
+		return "a price"
+	case len(w) == 1 && strings.ContainsAny(s, "0123456789") && !strings.ContainsRune(s, ' '):
+		return "an item number"
+	}
+	return ""
+}
+
+// isPriceText reports whether s is an amount with at most a currency around it.
+func isPriceText(s string) bool {
+	if _, ok := sdk.ParsePrice(s); !ok {
+		return false
+	}
+	letters := 0
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			letters++
+		}
+	}
+	return letters <= 3
+}

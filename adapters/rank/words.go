@@ -1,0 +1,250 @@
+package rank
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The vocabularies below are what stores write in their markup's class and id names and
+// in the words a shopper reads, in the languages stores commonly use. None names a store.
+
+// priceClassWords mark a price's element in its id or class.
+var priceClassWords = []string{"price", "preis", "prix", "prezzo", "precio", "preco", "preço", "cena", "cijena", "prijs", "pris",
+	"hinta", "fiyat", "цена", "ціна", "amount", "money"}
+
+// struckWords are class and id words of a former or reference price: struck out, "was",
+// "compare at". struckQualifiers say so only joined to a price word ("list-price",
+// "regularPrice"): alone they name other things ("font-regular", "full-width").
+var struckWords = []string{"old", "was", "strike", "strikethrough", "striked", "strikeout", "crossed", "crossedout",
+	"compare", "compareat", "rrp", "msrp", "uvp", "statt", "barre", "tachado", "nonsale", "oldprice", "wasprice"}
+
+var struckQualifiers = []string{"list", "regular", "original", "full", "before", "previous", "prev", "initial", "retail",
+	"reference", "high", "base", "strike", "crossed", "normal", "standard"}
+
+// otherProductWords are class and id words of blocks that show other products than the
+// page's own: related, recommended, recently viewed, bundles and carousels of them.
+var otherProductWords = []string{"related", "recommend", "recommended", "recommendation", "recommendations", "similar",
+	"recent", "recently", "viewed", "upsell", "upsells", "crosssell", "cross", "also", "suggest", "suggested", "suggestions",
+	"accessories", "bundle", "frequently", "sponsored", "carousel", "slider", "swiper", "slick", "reco", "recs",
+	"relacionados", "aehnliche", "ähnliche", "similaires", "correlati", "podobne", "alternatives", "crosssells", "upselling"}
+
+// chromeWords are class and id words of the page's frame: header, menus, footer,
+// breadcrumbs.
+// "header" and "footer" count only near the page's root (see element.readBlock): a
+// product's own block may be a <header class="product-header">.
+var chromeWords = []string{"masthead", "topbar", "navbar", "nav", "navigation", "menu", "megamenu", "breadcrumb",
+	"breadcrumbs", "sidebar", "newsletter", "cookie", "cookies", "announcement"}
+
+var frameWords = []string{"header", "footer"}
+
+// cartWords are class and id words of the shopper's cart and checkout.
+var cartWords = []string{"cart", "minicart", "basket", "checkout", "warenkorb", "panier", "carrito", "carrello", "koszyk",
+	"winkelwagen", "kosik", "sepet"}
+
+// hiddenWords are class and id words of content not shown as the page opens: dialogs,
+// templates, screen-reader text.
+var hiddenWords = []string{"modal", "popup", "dialog", "tooltip", "hidden", "hide", "template", "overlay", "sr", "screen",
+	"visually", "offscreen", "invisible", "noscript"}
+
+// otherPriceWords are class and id words of prices of another kind than the one to pay:
+// per unit, per month, shipping, savings, before tax.
+var otherPriceWords = []string{"unit", "per", "instal", "installment", "installments", "instalment", "month", "monthly",
+	"shipping", "delivery", "versand", "livraison", "envio", "save", "saving", "savings", "discount", "off", "tax", "vat",
+	"excl", "net", "netto", "deposit", "points", "reward", "financing", "finance", "klarna", "afterpay", "credit", "base",
+	"range", "total", "subtotal"}
+
+// emphasisWords are class and id words of the price a page shows as the one to pay.
+var emphasisWords = []string{"sale", "special", "final", "now", "current", "actual", "our", "main", "primary", "big",
+	"large", "lg", "xl", "xxl", "promo", "deal", "offer", "selling", "new", "highlight", "accent", "red", "discounted",
+	"reduced", "pdp", "product", "detail", "details"}
+
+// productWords are class and id words of the product's own block on its page.
+var productWords = []string{"product", "pdp", "detail", "details", "item", "main", "buybox", "summary", "info", "purchase"}
+
+// otherPriceTexts are words in a price's text that make it another kind of price:
+// savings, per-unit and per-month amounts, shipping, prices before tax.
+var otherPriceTexts = []string{"save", "you save", "saving", "off", "per ", "/mo", "/month", " month", "monthly", "x ",
+	"/kg", "/ kg", "/100", "/ 100", "/l", "/ l", "/m", "/ml", "/st", "/pc", "shipping", "delivery", "versand", "livraison",
+	"envío", "spedizione", "excl", "ex vat", "ex. vat", "netto", "zzgl", "hors taxe", " ht", "sin iva", "senza iva",
+	"bez dph", "sparen", "ersparnis", "économisez", "ahorra", "risparmi", "points", "deposit", "%"}
+
+// struckTexts are words in a price's text that make it a former price: "was", "instead
+// of", "list price", and screen-reader text such as "Original price was: 250,00 €".
+var struckTexts = []string{"was ", "was:", "original price", "regular price", "list price", "compare at", "statt", "uvp",
+	"rrp", "msrp", "vorher", "avant", "antes", "prima", "before", "instead of", "zamiast", "bylo", "было"}
+
+// fromTexts begin a "from" price, the lowest of a range.
+var fromTexts = []string{"from", "ab ", "à partir", "a partir", "desde", "da ", "od ", "vanaf", "fra ", "från", "от "}
+
+// outWords and inWords are stock statements: sold out, and available to buy.
+var outWords = []string{
+	"out of stock", "sold out", "currently unavailable", "not available", "unavailable", "no longer available", "not in stock",
+	"notify me", "email me when", "coming soon", "discontinued", "temporarily out",
+	"nicht verfügbar", "nicht lieferbar", "ausverkauft", "nicht auf lager", "vergriffen", "benachrichtigen",
+	"épuisé", "rupture de stock", "indisponible", "m'alerter", "non disponible",
+	"non disponibile", "esaurito", "avvisami",
+	"agotado", "sin stock", "no disponible", "avísame",
+	"esgotado", "indisponível", "avise-me",
+	"niedostępny", "brak w magazynie", "wyprzedany", "powiadom mnie",
+	"nedostupné", "vyprodáno", "nie je skladom", "nincs készleten",
+	"нет в наличии", "немає в наявності", "сообщить о поступлении",
+	"uitverkocht", "niet op voorraad", "slutsåld", "ikke på lager", "udsolgt", "loppu", "tükendi", "stokta yok",
+	"缺貨", "售完", "在庫切れ", "품절", "غير متوفر", "נגמר",
+}
+
+var inWords = []string{
+	"in stock", "available", "ready to ship", "ships today", "em stock", "auf lager", "lieferbar", "sofort verfügbar", "verfügbar",
+	"en stock", "disponible", "disponibile", "in magazzino", "disponibilità immediata", "en existencia", "em estoque",
+	"disponível", "dostępny", "na stanie", "w magazynie", "skladem", "na sklade", "raktáron", "készleten", "в наличии",
+	"є в наявності", "op voorraad", "leverbaar", "på lager", "varastossa", "stokta", "na zalogi", "dobavljivo", "na stanju",
+	"dostupno", "sandėlyje", "noliktavā", "laos", "有庫存", "有货", "現貨", "在庫あり", "재고", "במלאי",
+}
+
+// stockClassWords mark a stock line's element in its id or class.
+var stockClassWords = []string{"availability", "stock", "lager", "dispon", "inventory", "avail"}
+
+// stockLabels start a labelled stock line ("Availability: In stock").
+var stockLabels = []string{"availability", "in stock", "stock", "verfügbarkeit", "lieferstatus", "lagerstatus", "disponibilité",
+	"disponibilidad", "disponibilità", "disponibilidade", "dostępność", "dostupnost", "dostupnosť", "razpoložljivost",
+	"raspoloživost", "elérhetőség", "наличие", "наявність", "beschikbaarheid", "voorraad", "saatavuus", "stok durumu", "在庫"}
+
+// titleClassWords mark the element of a product's name in its id or class.
+var titleClassWords = []string{"product-title", "product_title", "producttitle", "product-name", "product_name", "productname",
+	"product__title", "product__name", "product-single__title", "pdp-title", "pdp__title", "item-title", "itemtitle",
+	"item-name", "product-heading", "productheading"}
+
+// bannerWords are words of menus, banners and calls to action that are not a product's
+// name.
+var bannerWords = []string{"shop by", "sign up", "sign in", "log in", "login", "register", "subscribe", "newsletter",
+	"menu", "department", "categories", "my account", "your cart", "shopping cart", "cart", "checkout", "cookie", "welcome",
+	"free shipping", "search", "wishlist", "customer service", "help", "contact us", "home", "adding to", "added to",
+	"anmelden", "warenkorb", "connexion", "panier", "iniciar sesión", "carrito", "accedi", "carrello", "zaloguj", "koszyk"}
+
+// tokens splits a class, id or similar attribute into lower-case words at every
+// character that is not a letter or digit and where a lower-case letter meets an upper
+// case one ("oldPrice" is "old", "price").
+func tokens(s string) []string {
+	var out []string
+	start := -1
+	var prev rune
+	for i, r := range s {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case !letter:
+			if start >= 0 {
+				out = append(out, strings.ToLower(s[start:i]))
+				start = -1
+			}
+		case start < 0:
+			start = i
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			out = append(out, strings.ToLower(s[start:i]))
+			start = i
+		}
+		prev = r
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
+
+// priceSuffixes are what a class word may be joined with when it describes a price
+// ("oldprice", "pricewas").
+var priceSuffixes = []string{"price", "prices", "preis", "prix", "precio", "prezzo", "amount", "value"}
+
+// hasWord reports whether one of toks is one of words, alone or joined to a price word
+// ("oldprice", "priceold").
+func hasWord(toks []string, words []string) bool {
+	for _, t := range toks {
+		for _, w := range words {
+			if t == w || joinedToPrice(t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasQualifiedWord reports whether one of words qualifies a price word in toks, joined
+// ("listprice") or as the next word ("list", "price").
+func hasQualifiedWord(toks []string, words []string) bool {
+	for i, t := range toks {
+		for _, w := range words {
+			if joinedToPrice(t, w) || t == w && i+1 < len(toks) && isPriceSuffix(toks[i+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// joinedToPrice reports whether the class word t is w joined to a price word.
+func joinedToPrice(t, w string) bool {
+	return len(t) > len(w) && (strings.HasPrefix(t, w) && isPriceSuffix(t[len(w):]) || strings.HasSuffix(t, w) && isPriceSuffix(t[:len(t)-len(w)]))
+}
+
+func isPriceSuffix(s string) bool {
+	for _, p := range priceSuffixes {
+		if s == p {
+			return true
+		}
+	}
+	return false
+}
+
+// containsAny reports whether s holds one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits a text into lower-case words of letters and digits, for comparing titles.
+func words(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
+
+// compact is s in lower case with everything but letters and digits dropped, and "and"
+// written as "&" dropped too: "Barnes & Noble" and "barnesandnoble" compact alike.
+func compact(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		if w != "and" {
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// truncate cuts s to at most n bytes at a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
