@@ -1,0 +1,124 @@
+package rank
+
+import "math"
+
+// Example is one page's competing candidates for a field, for fitting: their features
+// and which of them hold the right value. When none does, "none" is the right answer:
+// the model learns to leave the field unknown rather than guess wrong.
+type Example struct {
+	Features []Vector
+	Right    []bool
+}
+
+// FitOptions tune Fit. The zero value means the defaults below.
+type FitOptions struct {
+	// Iterations of gradient ascent; 0 means 3000.
+	Iterations int
+	// Step is the gradient step; 0 means 1.
+	Step float64
+	// L2 is the weight of the penalty on large weights; 0 means 0.02. It keeps weights of
+	// features seen on few pages small.
+	L2 float64
+}
+
+// Fit learns one field's weights from examples by maximising the likelihood of the
+// right candidates (a softmax over each page's candidates and "none", in which "none"
+// scores 0) less an L2 penalty, by full-batch gradient ascent: no randomness, a fixed
+// number of steps, the examples in the order given, so the same examples always give
+// the same weights.
+func Fit(examples []Example, opt FitOptions) Vector {
+	if opt.Iterations == 0 {
+		opt.Iterations = 3000
+	}
+	if opt.Step == 0 {
+		opt.Step = 1
+	}
+	if opt.L2 == 0 {
+		opt.L2 = 0.02
+	}
+	// Only features some candidate has get a weight.
+	var active [numFeatures]bool
+	for _, e := range examples {
+		for _, v := range e.Features {
+			for i, x := range v {
+				active[i] = active[i] || x != 0
+			}
+		}
+	}
+	var w, grad Vector
+	if len(examples) == 0 {
+		return w
+	}
+	n := float64(len(examples))
+	scores := []float64{}
+	for it := 0; it < opt.Iterations; it++ {
+		grad = Vector{}
+		for _, e := range examples {
+			scores = scores[:0]
+			top := 0.0
+			for i := range e.Features {
+				s := dot(&w, &e.Features[i])
+				scores = append(scores, s)
+				top = math.Max(top, s)
+			}
+			total, right := math.Exp(-top), 0.0
+			for i, s := range scores {
+				x := math.Exp(s - top)
+				total += x
+				if e.Right[i] {
+					right += x
+				}
+			}
+			for i, s := range scores {
+				x := math.Exp(s - top)
+				g := -x / total
+				if e.Right[i] {
+					g += x / right
+				}
+				if g == 0 {
+					continue
+				}
+				for f, v := range e.Features[i] {
+					if v != 0 {
+						grad[f] += g * v
+					}
+				}
+			}
+		}
+		for f := range w {
+			if active[f] {
+				w[f] += opt.Step * (grad[f]/n - opt.L2*w[f])
+			}
+		}
+	}
+	return w
+}
+
+func dot(w, v *Vector) float64 {
+	s := 0.0
+	for i, x := range v {
+		if x != 0 {
+			s += x * w[i]
+		}
+	}
+	return s
+}
+
+// Examples turns pages' candidates for field f into examples: right reports whether a
+// candidate's value is the page's. Candidates a rule rules out are left out.
+func Examples(f Field, pages []*Page, right func(page int, c *Candidate) bool) []Example {
+	out := make([]Example, 0, len(pages))
+	for pi, p := range pages {
+		var e Example
+		for i := range p.Candidates[f] {
+			c := &p.Candidates[f][i]
+			if !c.Competes() {
+				continue
+			}
+			e.Features = append(e.Features, c.Features)
+			e.Right = append(e.Right, right(pi, c))
+		}
+		out = append(out, e)
+	}
+	return out
+}
