@@ -85,6 +85,7 @@ func (r *reader) gatherAvailability(p *Page, buttons []buyControl) {
 		}
 	}
 	agree(cands, func(c *Candidate) string { return c.Value })
+	markFirstNear(cands)
 	p.Candidates[Availability] = cands
 }
 

@@ -45,11 +45,21 @@ func currencyMark(s string) string {
 		}
 	}
 	for _, f := range families {
-		if len(f.sign) == 1 && strings.Contains(s, f.sign) || len(f.sign) > 1 && hasToken(s, f.sign) {
+		if isLetters(f.sign) && hasToken(s, f.sign) || !isLetters(f.sign) && strings.Contains(s, f.sign) {
 			return f.sign
 		}
 	}
 	return ""
+}
+
+// isLetters reports whether s is all ASCII letters: a sign written as a word ("kr", "R").
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // hasToken reports whether s holds sign as a word of its own ("kr 199", "199,- kr").

@@ -18,18 +18,20 @@ type element struct {
 	// emphasis and bigFont: a class or tag of a price to pay, a large font; otherKind: a
 	// class of another kind of price (per unit, per month, shipping).
 	emphasis, bigFont, otherKind, priceClass bool
+	// inHead marks a node of the page's head (a meta tag): not shown, nowhere near.
+	inHead bool
 	// headingLevel and buyLevel are how many levels above the main heading and the buy
 	// button the smallest block holding both the node and it is; -1 when there is none
 	// within reach.
 	headingLevel, buyLevel int
 }
 
-// where names the element for Explain: its tag and first class or id word.
+// where names the element for Explain: its tag and first class or id words.
 func (e *element) where() string {
 	if len(e.own) == 0 {
 		return e.tag
 	}
-	return e.tag + "." + e.own[0]
+	return e.tag + "." + strings.Join(e.own[:min(len(e.own), 3)], "-")
 }
 
 // describe reads the tags, classes and inline styles of nodes and of the blocks around
@@ -90,6 +92,8 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []strin
 		e.chrome = e.chrome || frame
 	case "template", "noscript", "dialog":
 		e.hidden = true
+	case "head":
+		e.inHead = true
 	case "strong", "b", "h2", "h3", "h4":
 		e.emphasis = e.emphasis || near
 	case "h1":

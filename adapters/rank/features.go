@@ -32,6 +32,10 @@ const (
 	// falling to 0 ten levels above it or further.
 	HeadingNear
 	BuyNear
+	// FirstNear marks the first candidate, in document order, of the smallest block
+	// around the heading that shows any: the page's own price or stock line comes before
+	// other offers'.
+	FirstNear
 	// Blocks the candidate sits in, by their tags and class and id words.
 	InOther
 	InChrome
@@ -85,7 +89,7 @@ var featureNames = [numFeatures]string{
 	"from_jsonld", "from_microdata", "from_rdfa", "from_meta", "from_title_tag", "from_heading", "from_element",
 	"from_text", "from_label", "from_button", "from_url", "from_implied",
 	"agree_structured", "agree_visible", "agree_near", "repeats",
-	"heading_near", "buy_near",
+	"heading_near", "buy_near", "first_near",
 	"in_other", "in_chrome", "in_cart", "in_hidden", "in_product",
 	"emphasis", "big_font", "other_kind", "has_currency", "extra_text", "from_price",
 	"first_entity", "lowest_offer", "variant_offer", "aggregate_low", "product_scope",

@@ -16,8 +16,8 @@ type FitOptions struct {
 	Iterations int
 	// Step is the gradient step; 0 means 1.
 	Step float64
-	// L2 is the weight of the penalty on large weights; 0 means 0.02. It keeps weights of
-	// features seen on few pages small.
+	// L2 is the weight of the penalty on large weights; 0 means 0.005. It keeps weights
+	// of features seen on few pages small.
 	L2 float64
 }
 
@@ -34,54 +34,65 @@ func Fit(examples []Example, opt FitOptions) Vector {
 		opt.Step = 1
 	}
 	if opt.L2 == 0 {
-		opt.L2 = 0.02
+		opt.L2 = 0.005
 	}
-	// Only features some candidate has get a weight.
-	var active [numFeatures]bool
-	for _, e := range examples {
-		for _, v := range e.Features {
-			for i, x := range v {
-				active[i] = active[i] || x != 0
-			}
-		}
-	}
-	var w, grad Vector
+	var w Vector
 	if len(examples) == 0 {
 		return w
 	}
+	// Candidates as their features that are not 0, which are few.
+	type term struct {
+		f int
+		x float64
+	}
+	type candidate struct {
+		terms []term
+		right bool
+	}
+	pages := make([][]candidate, len(examples))
+	var active [numFeatures]bool
+	for i, e := range examples {
+		for j := range e.Features {
+			c := candidate{right: e.Right[j]}
+			for f, x := range e.Features[j] {
+				if x != 0 {
+					c.terms = append(c.terms, term{f, x})
+					active[f] = true
+				}
+			}
+			pages[i] = append(pages[i], c)
+		}
+	}
 	n := float64(len(examples))
-	scores := []float64{}
+	var scores []float64
 	for it := 0; it < opt.Iterations; it++ {
-		grad = Vector{}
-		for _, e := range examples {
+		var grad Vector
+		for _, cands := range pages {
 			scores = scores[:0]
 			top := 0.0
-			for i := range e.Features {
-				s := dot(&w, &e.Features[i])
+			for _, c := range cands {
+				s := 0.0
+				for _, t := range c.terms {
+					s += w[t.f] * t.x
+				}
 				scores = append(scores, s)
 				top = math.Max(top, s)
 			}
 			total, right := math.Exp(-top), 0.0
 			for i, s := range scores {
-				x := math.Exp(s - top)
-				total += x
-				if e.Right[i] {
-					right += x
+				scores[i] = math.Exp(s - top)
+				total += scores[i]
+				if cands[i].right {
+					right += scores[i]
 				}
 			}
-			for i, s := range scores {
-				x := math.Exp(s - top)
-				g := -x / total
-				if e.Right[i] {
-					g += x / right
+			for i, c := range cands {
+				g := -scores[i] / total
+				if c.right {
+					g += scores[i] / right
 				}
-				if g == 0 {
-					continue
-				}
-				for f, v := range e.Features[i] {
-					if v != 0 {
-						grad[f] += g * v
-					}
+				for _, t := range c.terms {
+					grad[t.f] += g * t.x
 				}
 			}
 		}
@@ -92,16 +103,6 @@ func Fit(examples []Example, opt FitOptions) Vector {
 		}
 	}
 	return w
-}
-
-func dot(w, v *Vector) float64 {
-	s := 0.0
-	for i, x := range v {
-		if x != 0 {
-			s += x * w[i]
-		}
-	}
-	return s
 }
 
 // Examples turns pages' candidates for field f into examples: right reports whether a

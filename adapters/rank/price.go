@@ -40,6 +40,7 @@ func (r *reader) gatherPrices(p *Page) {
 		r.priceFeatures(&cands[i])
 	}
 	agree(cands, func(c *Candidate) string { return c.Value })
+	markFirstNear(cands)
 	r.headingPrices(p, cands)
 	for _, c := range cands {
 		if c.struck && c.Amount > 0 {
@@ -131,6 +132,7 @@ func (r *reader) propPrices(cands *[]Candidate) {
 		return
 	}
 	values, scopes := propValues(props), productScopes(props)
+	first := r.firstMicrodataPrices()
 	currency := ""
 	if cs := r.propsNamed("pricecurrency"); len(cs) > 0 {
 		currency = normalizeCode(propValues(cs[:1])[0])
@@ -161,18 +163,40 @@ func (r *reader) propPrices(cands *[]Candidate) {
 		if scopes[i] {
 			c.Features[ProductScope] = 1
 		}
-		if pr.tag != "meta" && pr.tag != "link" {
-			visible = append(visible, pr.node)
-			at = append(at, len(*cands))
+		if first[c.Value] {
+			c.Features[FirstEntity] = 1
 		}
+		visible = append(visible, pr.node)
+		at = append(at, len(*cands))
 		*cands = append(*cands, c)
 	}
 	for j, e := range describe(visible) {
+		if e.inHead {
+			continue
+		}
 		el := e
 		c := &(*cands)[at[j]]
 		c.el = &el
 		c.struck = c.struck || el.struck
 	}
+}
+
+// firstMicrodataPrices are the prices of the page's first microdata product: the one the
+// page is about, where later items are often related products.
+func (r *reader) firstMicrodataPrices() map[string]bool {
+	out := map[string]bool{}
+	for _, item := range r.doc.Microdata().Array() {
+		if !IsProduct(item) {
+			continue
+		}
+		var cands []Candidate
+		r.offerPrices(&cands, item.Get("offers"), true, false)
+		for _, c := range cands {
+			out[c.Value] = true
+		}
+		break
+	}
+	return out
 }
 
 // visiblePrices adds the elements whose class or id says price and whose short text is
@@ -193,6 +217,12 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 		a, ok := sdk.ParsePrice(t)
 		if !ok {
 			continue
+		}
+		if !strings.ContainsAny(t, ".,") {
+			// "63<sup>07</sup> Lei" reads "6307 Lei": the cents are a text of their own.
+			if cents, ok := splitCents(classed[i].Texts("")); ok {
+				a = cents
+			}
 		}
 		// An element holding its amount in a child of the same class is a container:
 		// the child is the candidate, with the container's currency sign.
@@ -269,6 +299,32 @@ const (
 // amountStarts are what a text showing an amount begins with: a digit or a currency.
 var amountStarts = []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪",
 	"₫", "฿", "₱", "₴", "₸", "r$", "us$", "nt$", "hk$", "s$", "a$", "c$", "chf", "usd", "eur", "gbp", "rs", "zł", "kr"}
+
+// splitCents reads an amount whose cents are written apart, in a text of their own
+// (a superscript): an integer text followed by a text of exactly two digits.
+func splitCents(pieces []string) (float64, bool) {
+	var nums []string
+	for _, p := range pieces {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		digits := strings.TrimFunc(p, func(r rune) bool { return r < '0' || r > '9' })
+		if digits == "" {
+			continue
+		}
+		nums = append(nums, digits)
+	}
+	if len(nums) != 2 || len(nums[1]) != 2 || strings.ContainsAny(nums[0], ".,") {
+		return 0, false
+	}
+	whole, ok := machineAmount(nums[0])
+	if !ok {
+		return 0, false
+	}
+	cents, _ := machineAmount(nums[1])
+	return whole + cents/100, true
+}
 
 // amountsIn counts the separate amounts written in s, up to 2.
 func amountsIn(s string) int {
@@ -363,6 +419,24 @@ func (r *reader) headingPrices(p *Page, cands []Candidate) {
 		}
 	}
 	p.PricesNearHeading = len(seen)
+}
+
+// markFirstNear marks the first competing visible candidate, in document order, among
+// those nearest the heading. Gatherers add visible candidates in document order.
+func markFirstNear(cands []Candidate) {
+	nearest := -1
+	for _, c := range cands {
+		if c.el != nil && c.Competes() && !c.el.other && c.el.headingLevel >= 0 && (nearest < 0 || c.el.headingLevel < nearest) {
+			nearest = c.el.headingLevel
+		}
+	}
+	for i := range cands {
+		c := &cands[i]
+		if c.el != nil && c.Competes() && !c.el.other && c.el.headingLevel == nearest {
+			c.Features[FirstNear] = 1
+			return
+		}
+	}
 }
 
 // agree sets the agreement features of each candidate: whether another structured

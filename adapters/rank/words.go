@@ -44,15 +44,16 @@ var cartWords = []string{"cart", "minicart", "basket", "checkout", "warenkorb", 
 
 // hiddenWords are class and id words of content not shown as the page opens: dialogs,
 // templates, screen-reader text.
-var hiddenWords = []string{"modal", "popup", "dialog", "tooltip", "hidden", "hide", "template", "overlay", "sr", "screen",
-	"visually", "offscreen", "invisible", "noscript"}
+// Screen-reader text ("sr-only", "screen-reader-text") is not among them: it repeats what
+// the page shows, often the price itself.
+var hiddenWords = []string{"modal", "popup", "dialog", "tooltip", "hidden", "hide", "template", "overlay", "invisible",
+	"noscript"}
 
 // otherPriceWords are class and id words of prices of another kind than the one to pay:
 // per unit, per month, shipping, savings, before tax.
 var otherPriceWords = []string{"unit", "per", "instal", "installment", "installments", "instalment", "month", "monthly",
-	"shipping", "delivery", "versand", "livraison", "envio", "save", "saving", "savings", "discount", "off", "tax", "vat",
-	"excl", "net", "netto", "deposit", "points", "reward", "financing", "finance", "klarna", "afterpay", "credit", "base",
-	"range", "total", "subtotal"}
+	"shipping", "delivery", "versand", "livraison", "envio", "save", "saving", "savings", "discount", "tax", "vat",
+	"excl", "netto", "deposit", "points", "reward", "financing", "finance", "klarna", "afterpay", "subtotal"}
 
 // emphasisWords are class and id words of the price a page shows as the one to pay.
 var emphasisWords = []string{"sale", "special", "final", "now", "current", "actual", "our", "main", "primary", "big",

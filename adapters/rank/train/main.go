@@ -24,6 +24,7 @@ import (
 	"log"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/stockroom/stockroom/adapters/rank"
 )
@@ -34,8 +35,11 @@ func main() {
 	flag.StringVar(&opt.retail, "retail", "/work/shared/corpus/retail-pages", "retail-pages corpus")
 	flag.StringVar(&opt.out, "out", "adapters/rank/weights.json", "weights file to write; empty writes none")
 	flag.IntVar(&opt.folds, "folds", 10, "cross-validation folds")
+	flag.Float64Var(&opt.fit.L2, "l2", 0, "L2 penalty (0: rank.Fit's default)")
+	flag.IntVar(&opt.fit.Iterations, "iterations", 0, "gradient steps (0: rank.Fit's default)")
 	flag.BoolVar(&opt.adapters, "adapters", false, "also score the built-in adapters as the service runs them")
 	flag.BoolVar(&opt.verbose, "v", false, "list each page's cross-validated mistakes")
+	flag.StringVar(&opt.explain, "explain", "", "explain the ranking of the pages whose id starts with this, with the fitted weights")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, opt); err != nil {
 		log.Fatal(err)
@@ -46,6 +50,8 @@ type options struct {
 	benchmark, retail, out string
 	folds                  int
 	adapters, verbose      bool
+	explain                string
+	fit                    rank.FitOptions
 }
 
 func run(ctx context.Context, w io.Writer, opt options) error {
@@ -57,7 +63,7 @@ func run(ctx context.Context, w io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	model := fit(pages, gathered, nil)
+	model := fit(pages, gathered, nil, opt.fit)
 	if opt.out != "" {
 		b, err := model.MarshalJSON()
 		if err != nil {
@@ -67,8 +73,17 @@ func run(ctx context.Context, w io.Writer, opt options) error {
 			return err
 		}
 	}
+	if opt.explain != "" {
+		for i, p := range pages {
+			if strings.HasPrefix(p.ID, opt.explain) {
+				fmt.Fprintf(w, "== %s %s\n", p.ID, p.URL)
+				model.Rank(gathered[i]).Explain(w)
+			}
+		}
+		return nil
+	}
 	fitted := predictAll(model, gathered)
-	cv := crossValidate(pages, gathered, opt.folds)
+	cv := crossValidate(pages, gathered, opt.folds, opt.fit)
 	columns := []column{{"fitted", score(pages, fitted)}, {"cross-validated", score(pages, cv)}}
 	if opt.adapters {
 		preds, err := adapterPredictions(ctx, pages)
@@ -101,7 +116,7 @@ func loadPages(benchmark, retail string) ([]labelledPage, error) {
 }
 
 // fit learns every field's weights from the pages that keep (nil: all) admits.
-func fit(pages []labelledPage, gathered []*rank.Page, keep func(i int) bool) *rank.Model {
+func fit(pages []labelledPage, gathered []*rank.Page, keep func(i int) bool, opt rank.FitOptions) *rank.Model {
 	m := &rank.Model{}
 	for _, f := range rank.Fields {
 		var ps []*rank.Page
@@ -112,7 +127,7 @@ func fit(pages []labelledPage, gathered []*rank.Page, keep func(i int) bool) *ra
 			}
 		}
 		examples := rank.Examples(f, ps, func(j int, c *rank.Candidate) bool { return pages[idx[j]].right(c) })
-		m.Weights[f] = rank.Fit(examples, rank.FitOptions{})
+		m.Weights[f] = rank.Fit(examples, opt)
 	}
 	return m
 }
@@ -140,7 +155,7 @@ func predictAll(m *rank.Model, gathered []*rank.Page) []prediction {
 }
 
 // crossValidate predicts every page with weights fitted on the folds of other sites.
-func crossValidate(pages []labelledPage, gathered []*rank.Page, folds int) []prediction {
+func crossValidate(pages []labelledPage, gathered []*rank.Page, folds int, opt rank.FitOptions) []prediction {
 	fold := make([]int, len(pages))
 	for i, p := range pages {
 		h := fnv.New32a()
@@ -149,7 +164,7 @@ func crossValidate(pages []labelledPage, gathered []*rank.Page, folds int) []pre
 	}
 	out := make([]prediction, len(pages))
 	for k := 0; k < folds; k++ {
-		m := fit(pages, gathered, func(i int) bool { return fold[i] != k })
+		m := fit(pages, gathered, func(i int) bool { return fold[i] != k }, opt)
 		for i := range pages {
 			if fold[i] == k {
 				out[i] = predict(m, gathered[i])
