@@ -124,8 +124,10 @@ func (r *reader) skuFeatures(c *Candidate) {
 		v[LettersDigits] = 1
 	}
 	v[CodeLength] = min(float64(len(c.Value)), 20) / 20
-	if c.Source == URL || r.inURL(c.Value) {
-		v[InURL] = 1
+	for _, code := range r.urlCodes {
+		if c.Source == URL || strings.EqualFold(code, c.Value) {
+			v[InURL] = 1
+		}
 	}
 	switch {
 	case len(c.Value) < 3 || len(c.Value) > 40:
@@ -136,28 +138,6 @@ func (r *reader) skuFeatures(c *Candidate) {
 		c.Excluded = "an unrendered template key"
 	}
 }
-
-// inURL reports whether the page's URL holds code as a word of its own, in any case.
-func (r *reader) inURL(code string) bool {
-	if r.url == nil || code == "" {
-		return false
-	}
-	u := strings.ToLower(r.url.Path + "?" + r.url.RawQuery)
-	code = strings.ToLower(code)
-	for from := 0; ; {
-		i := strings.Index(u[from:], code)
-		if i < 0 {
-			return false
-		}
-		start, end := from+i, from+i+len(code)
-		if (start == 0 || !isAlnum(u[start-1])) && (end == len(u) || !isAlnum(u[end])) {
-			return true
-		}
-		from = start + 1
-	}
-}
-
-func isAlnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // codeWord keeps the first word of a code followed by words ("TE502-14 Housse de
 // chaise", as microdata taken from an element's text reads): a product code has no spaces.
