@@ -1,7 +1,10 @@
-// Package html is the built-in adapter of last resort. It reads pages by their markup
-// alone: the product pages that carry little structured data, and the categories of
-// stores that no platform adapter claims. It runs after the platform and JSON-LD adapters
-// and only fills their gaps.
+// Package html is the built-in generic adapter. It reads any product page, whatever its
+// platform, through the candidate ranker (adapters/rank), which weighs every value the
+// page offers for the price, title, currency, availability and SKU (structured data, meta
+// tags, the visible page) and chooses by learned weights. Among the generic adapters it
+// runs first, so the ranker decides those fields; the JSON-LD adapter then fills what it
+// left unknown (variants, breadcrumbs, codes, a structured description). It also reads
+// the categories of stores that no platform adapter claims.
 //
 // The package is laid out by flow, one job to a file, so that an adapter author can copy
 // it as a model:
@@ -18,9 +21,8 @@
 //   - numbering.go: how a site numbers a category's pages (?page=2, /page/2), so that the
 //     first page can name the later ones.
 //   - total.go: the category's size as its page states it ("Showing 1–24 of 720").
-//   - product.go: Extract, which reads a product page's meta tags, itemprop attributes
-//     and structured data; price.go and stock.go read the price and the stock line a
-//     shopper sees when that markup says little.
+//   - product.go: Extract, which decides whether a page is a product page and takes its
+//     fields from the ranker's choices.
 //   - urls.go: resolving a page's links against the page's URL.
 //   - paths.go: what a link's path says: a category, a product, or the store's own pages.
 //

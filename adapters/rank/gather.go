@@ -81,6 +81,15 @@ func Gather(c *sdk.Call) *Page {
 	r.gatherAvailability(p, buttons)
 	r.gatherSKUs(p)
 	r.gatherImages(p)
+	p.metas = map[string]string{}
+	for _, m := range r.metas {
+		if v := strings.TrimSpace(m.content); v != "" && p.metas[m.key] == "" {
+			p.metas[m.key] = v
+		}
+	}
+	for _, c := range p.Candidates[Price] {
+		p.marked = p.marked || c.Source == Meta || c.Source == Microdata || c.Source == RDFa
+	}
 	return p
 }
 

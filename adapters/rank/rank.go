@@ -137,7 +137,37 @@ type Page struct {
 	HeadingPriceLevel int
 	// SchemaProduct says the page's JSON-LD or microdata describes a product.
 	SchemaProduct bool
+	// metas are the page's meta tags, key (property or name, lower case) to content,
+	// the first of each key.
+	metas map[string]string
+	// marked says a meta tag or itemprop states a price.
+	marked bool
 	// Images are the product's image URLs, resolved, in the order of their sources'
 	// trust: structured data, then meta tags.
 	Images []string
+}
+
+// Meta returns the content of the page's first meta tag (by property or name) of the
+// first of keys it has; "" when it has none.
+func (p *Page) Meta(keys ...string) string {
+	for _, k := range keys {
+		if v := p.metas[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// MarkedPrice reports whether a meta tag, an itemprop or an RDFa property states a price.
+func (p *Page) MarkedPrice() bool { return p.marked }
+
+// Stated reports whether the page states field f itself, in its markup or its text: a
+// competing candidate not merely implied, read from the URL or from a buy button.
+func (p *Page) Stated(f Field) bool {
+	for _, c := range p.Candidates[f] {
+		if c.Competes() && c.Source != Implied && c.Source != URL && c.Source != Button {
+			return true
+		}
+	}
+	return false
 }

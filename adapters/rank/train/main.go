@@ -1,45 +1,41 @@
 // Command train fits the candidate ranker's weights (adapters/rank/weights.json) on the
-// development pages and reports how well they do, fitted and cross-validated by site:
+// development pages and reports what they are worth, fitted and cross-validated by site:
 //
-//	go run ./adapters/rank/train [-out adapters/rank/weights.json] [-adapters]
+//	go run ./adapters/rank/train [-out adapters/rank/weights.json] [-v] [-explain ID]
 //
-// It reads the product-extraction-benchmark pages (price, sku and availability labelled)
-// and the retail pages (title, price and currency labelled), gathers every page's
-// candidates natively with the ranker's own code, labels each candidate by whether its
-// value is the page's, and fits each field's weights (rank.Fit). The same pages always
-// give the same file, byte for byte.
-//
-// The cross-validated figures are what the weights are worth on stores never seen: the
-// pages are grouped by site (a store's country domains are one site) into folds, and
-// each fold is scored with weights fitted on the others. -adapters also scores the
-// built-in adapters as they run in the service, for comparison.
+// It reads the product-extraction-benchmark pages (price, SKU and availability labelled)
+// and the retail pages (title, price and currency labelled), fits the weights with
+// adapters/rank/learn, and scores the built-in adapters using them as the scorecard does
+// (adapters/quality): fitted, every page extracted with weights fitted on all of them,
+// and cross-validated, each fold of sites extracted with weights fitted on the others.
+// The same pages always give the same file, byte for byte.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log"
 	"os"
-	"sort"
 	"strings"
 
+	"github.com/stockroom/stockroom/adapters/quality"
 	"github.com/stockroom/stockroom/adapters/rank"
+	"github.com/stockroom/stockroom/adapters/rank/learn"
+	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
 )
 
 func main() {
 	var opt options
-	flag.StringVar(&opt.benchmark, "benchmark", "/work/shared/corpus/product-extraction-benchmark", "product-extraction-benchmark corpus")
+	flag.StringVar(&opt.benchmark, "benchmark", sdktest.BenchmarkCorpus, "product-extraction-benchmark corpus")
 	flag.StringVar(&opt.retail, "retail", "/work/shared/corpus/retail-pages", "retail-pages corpus")
 	flag.StringVar(&opt.out, "out", "adapters/rank/weights.json", "weights file to write; empty writes none")
-	flag.IntVar(&opt.folds, "folds", 10, "cross-validation folds")
+	flag.IntVar(&opt.folds, "folds", 5, "cross-validation folds (the scorecard's number)")
 	flag.Float64Var(&opt.fit.L2, "l2", 0, "L2 penalty (0: rank.Fit's default)")
 	flag.IntVar(&opt.fit.Iterations, "iterations", 0, "gradient steps (0: rank.Fit's default)")
-	flag.BoolVar(&opt.adapters, "adapters", false, "also score the built-in adapters as the service runs them")
-	flag.BoolVar(&opt.verbose, "v", false, "list each page's cross-validated mistakes")
-	flag.StringVar(&opt.explain, "explain", "", "explain the ranking of the pages whose id starts with this, with the fitted weights")
+	flag.BoolVar(&opt.verbose, "v", false, "list the cross-validated mistakes, page by page")
+	flag.StringVar(&opt.explain, "explain", "", "explain the ranking, with the fitted weights, of the pages whose id starts with this")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, opt); err != nil {
 		log.Fatal(err)
@@ -47,11 +43,10 @@ func main() {
 }
 
 type options struct {
-	benchmark, retail, out string
-	folds                  int
-	adapters, verbose      bool
-	explain                string
-	fit                    rank.FitOptions
+	benchmark, retail, out, explain string
+	folds                           int
+	verbose                         bool
+	fit                             rank.FitOptions
 }
 
 func run(ctx context.Context, w io.Writer, opt options) error {
@@ -59,159 +54,97 @@ func run(ctx context.Context, w io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	gathered, err := gatherAll(ctx, pages)
+	trainer := &learn.Trainer{Options: opt.fit}
+	model, err := trainer.Fit(ctx, pages)
 	if err != nil {
 		return err
 	}
-	model := fit(pages, gathered, nil, opt.fit)
 	if opt.out != "" {
-		b, err := model.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(opt.out, append(b, '\n'), 0o644); err != nil {
+		if err := writeModel(opt.out, model); err != nil {
 			return err
 		}
 	}
 	if opt.explain != "" {
-		for i, p := range pages {
-			if strings.HasPrefix(p.ID, opt.explain) {
-				fmt.Fprintf(w, "== %s %s\n", p.ID, p.URL)
-				model.Rank(gathered[i]).Explain(w)
-			}
-		}
-		return nil
+		return explain(ctx, w, pages, model, opt.explain)
 	}
-	fitted := predictAll(model, gathered)
-	cv := crossValidate(pages, gathered, opt.folds, opt.fit)
-	columns := []column{{"fitted", score(pages, fitted)}, {"cross-validated", score(pages, cv)}}
-	if opt.adapters {
-		preds, err := adapterPredictions(ctx, pages)
-		if err != nil {
-			return err
-		}
-		columns = append(columns, column{"adapters", score(pages, preds)})
+	fitted, err := quality.Fitted(ctx, pages, trainer.Learner())
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "%d pages of %d sites; %d folds by site\n", len(pages), countSites(pages), opt.folds)
-	report(w, columns)
+	held, err := quality.CrossValidated(ctx, pages, opt.folds, trainer.Learner())
+	if err != nil {
+		return err
+	}
+	columns := []quality.Column{{Name: "fitted", Scores: quality.ScorePages(pages, fitted)}, {Name: "cross-validated", Scores: quality.ScorePages(pages, held)}}
+	if err := quality.WriteTable(w, pages, columns); err != nil {
+		return err
+	}
 	if opt.verbose {
-		mistakes(w, pages, cv)
+		mistakes(w, pages, held)
 	}
 	return nil
 }
 
-// loadPages reads both corpora, in a fixed order.
-func loadPages(benchmark, retail string) ([]labelledPage, error) {
-	a, err := loadBenchmark(benchmark)
+// loadPages reads both corpora.
+func loadPages(benchmark, retail string) ([]quality.LabelledPage, error) {
+	a, err := quality.LoadBenchmark(benchmark)
 	if err != nil {
 		return nil, fmt.Errorf("benchmark corpus: %w", err)
 	}
-	b, err := loadRetail(retail)
+	b, err := quality.LoadRetail(retail)
 	if err != nil {
 		return nil, fmt.Errorf("retail corpus: %w", err)
 	}
-	pages := append(a, b...)
-	sortPages(pages)
-	return pages, nil
+	return append(a, b...), nil
 }
 
-// fit learns every field's weights from the pages that keep (nil: all) admits.
-func fit(pages []labelledPage, gathered []*rank.Page, keep func(i int) bool, opt rank.FitOptions) *rank.Model {
-	m := &rank.Model{}
-	for _, f := range rank.Fields {
-		var ps []*rank.Page
-		var idx []int
-		for i := range pages {
-			if pages[i].labelled[f] && (keep == nil || keep(i)) {
-				ps, idx = append(ps, gathered[i]), append(idx, i)
-			}
-		}
-		examples := rank.Examples(f, ps, func(j int, c *rank.Candidate) bool { return pages[idx[j]].right(c) })
-		m.Weights[f] = rank.Fit(examples, opt)
+// writeModel writes m's weights file.
+func writeModel(file string, m *rank.Model) error {
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return err
 	}
-	return m
+	return os.WriteFile(file, append(b, '\n'), 0o644)
 }
 
-// prediction is one page's value per field, "" for none.
-type prediction [5]string
-
-func predict(m *rank.Model, p *rank.Page) prediction {
-	var out prediction
-	d := m.Rank(p)
-	for _, f := range rank.Fields {
-		if c, ok := d.Best(f); ok {
-			out[f] = c.Value
-		}
-	}
-	return out
-}
-
-func predictAll(m *rank.Model, gathered []*rank.Page) []prediction {
-	out := make([]prediction, len(gathered))
-	for i, p := range gathered {
-		out[i] = predict(m, p)
-	}
-	return out
-}
-
-// crossValidate predicts every page with weights fitted on the folds of other sites.
-func crossValidate(pages []labelledPage, gathered []*rank.Page, folds int, opt rank.FitOptions) []prediction {
-	fold := make([]int, len(pages))
-	for i, p := range pages {
-		h := fnv.New32a()
-		h.Write([]byte(p.Site))
-		fold[i] = int(h.Sum32() % uint32(folds))
-	}
-	out := make([]prediction, len(pages))
-	for k := 0; k < folds; k++ {
-		m := fit(pages, gathered, func(i int) bool { return fold[i] != k }, opt)
-		for i := range pages {
-			if fold[i] == k {
-				out[i] = predict(m, gathered[i])
-			}
-		}
-	}
-	return out
-}
-
-func countSites(pages []labelledPage) int {
-	sites := map[string]bool{}
+// explain writes the ranking of the pages whose id starts with prefix.
+func explain(ctx context.Context, w io.Writer, pages []quality.LabelledPage, m *rank.Model, prefix string) error {
 	for _, p := range pages {
-		sites[p.Site] = true
+		if !strings.HasPrefix(p.ID, prefix) {
+			continue
+		}
+		g, err := learn.Gather(ctx, p.URL, p.Body)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "== %s %s\n", p.ID, p.URL)
+		m.Rank(g).Explain(w)
 	}
-	return len(sites)
+	return nil
 }
 
-// mistakes lists the cross-validated predictions that are wrong.
-func mistakes(w io.Writer, pages []labelledPage, preds []prediction) {
-	for i, p := range pages {
-		for _, f := range rank.Fields {
-			if !p.labelled[f] {
-				continue
+// mistakes lists every field a prediction got wrong, page by page.
+func mistakes(w io.Writer, pages []quality.LabelledPage, pred map[string]quality.Prediction) {
+	for _, p := range pages {
+		got := pred[p.ID]
+		id := p.ID
+		if len(id) > 12 {
+			id = id[:12]
+		}
+		switch p.Source {
+		case quality.Benchmark:
+			for attr, g := range map[string]string{"price": got.Price, "sku": got.SKU, "availability": got.Availability} {
+				want := map[string][]string{"price": p.Labels.Price, "sku": p.Labels.SKU, "availability": p.Labels.Availability}[attr]
+				if tp, fp, fn := quality.Judge(attr, want, g); tp == 0 && fp+fn > 0 {
+					fmt.Fprintf(w, "%-12s %-12s got %q want %q (%s)\n", id, attr, g, want, p.URL)
+				}
 			}
-			got := preds[i][f]
-			c := rank.Candidate{Field: f, Value: got}
-			ok := got == "" && !p.expects(f) || got != "" && p.right(&c)
-			if !ok {
-				fmt.Fprintf(w, "%-9s %-12s %-13s got %q want %s (%s)\n", p.Corpus, truncateID(p.ID), f, got, p.want(f), p.URL)
+		case quality.Retail:
+			for field, g := range map[string]string{"title": got.Title, "price": got.Price, "currency": got.Currency} {
+				if right, labelled := quality.RetailRight(p, got, field); labelled && !right {
+					fmt.Fprintf(w, "%-12s %-12s got %q labels %+v\n", id, field, g, p.Labels)
+				}
 			}
 		}
 	}
-}
-
-func truncateID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
