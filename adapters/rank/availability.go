@@ -54,19 +54,19 @@ func (r *reader) gatherAvailability(p *Page, buttons []buyControl) {
 	}
 	r.stockLines(add)
 	for i := range buttons {
-		b := &buttons[i]
-		in := b.enabled
-		where := "enabled buy button"
-		if !in {
-			where = "disabled buy button"
+		// A disabled button often waits for a size or colour to be chosen: it says
+		// nothing of the stock. An enabled one sells.
+		if b := &buttons[i]; b.enabled {
+			add(Button, true, "enabled buy button", &b.element)
 		}
-		add(Button, in, where, &b.element)
 	}
 	priced := false
 	for _, c := range p.Candidates[Price] {
 		priced = priced || c.Excluded == ""
 	}
-	if priced || p.BuyEnabled > 0 {
+	if (priced || p.BuyEnabled > 0) && len(cands) == 0 {
+		// A page that says nothing of its stock and shows a price is selling: a shop
+		// shows prices for what it sells. One that says something is read as it says.
 		add(Implied, true, "a price or a buy button on show", nil)
 	}
 	for i := range cands {
