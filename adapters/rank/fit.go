@@ -16,9 +16,12 @@ type FitOptions struct {
 	Iterations int
 	// Step is the gradient step; 0 means 1.
 	Step float64
-	// L2 is the weight of the penalty on large weights; 0 means 0.005. It keeps weights
-	// of features seen on few pages small.
+	// L2 is the weight of the penalty on weights away from Prior; 0 means 0.005. It keeps
+	// the weights of features seen on few pages near their prior.
 	L2 float64
+	// Prior is where the weights start and what the penalty pulls them towards (see
+	// Priors); the zero Vector pulls towards 0.
+	Prior Vector
 }
 
 // Fit learns one field's weights from examples by maximising the likelihood of the
@@ -36,7 +39,7 @@ func Fit(examples []Example, opt FitOptions) Vector {
 	if opt.L2 == 0 {
 		opt.L2 = 0.005
 	}
-	var w Vector
+	w := opt.Prior
 	if len(examples) == 0 {
 		return w
 	}
@@ -98,7 +101,7 @@ func Fit(examples []Example, opt FitOptions) Vector {
 		}
 		for f := range w {
 			if active[f] {
-				w[f] += opt.Step * (grad[f]/n - opt.L2*w[f])
+				w[f] += opt.Step * (grad[f]/n - opt.L2*(w[f]-opt.Prior[f]))
 			}
 		}
 	}

@@ -33,8 +33,10 @@ import (
 // Trainer fits ranker models. It keeps each page's candidates once read, since reading a
 // page gives the same candidates every time. Its zero value is ready to use.
 type Trainer struct {
-	// Options tune the fit; the zero value is rank.Fit's defaults.
+	// Options tune the fit; the zero value is rank.Fit's defaults. Each field's prior is
+	// rank.Priors' unless NoPrior.
 	Options rank.FitOptions
+	NoPrior bool
 
 	mu       sync.Mutex
 	gathered map[string]*rank.Page
@@ -61,7 +63,11 @@ func (t *Trainer) Fit(ctx context.Context, pages []quality.LabelledPage) (*rank.
 			}
 		}
 		examples := rank.Examples(f, ps, func(j int, c *rank.Candidate) bool { return Right(labelled[j], c) })
-		m.Weights[f] = rank.Fit(examples, t.Options)
+		opt := t.Options
+		if !t.NoPrior {
+			opt.Prior = rank.Priors[f]
+		}
+		m.Weights[f] = rank.Fit(examples, opt)
 	}
 	return m, nil
 }

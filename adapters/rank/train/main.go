@@ -34,6 +34,7 @@ func main() {
 	flag.IntVar(&opt.folds, "folds", 5, "cross-validation folds (the scorecard's number)")
 	flag.Float64Var(&opt.fit.L2, "l2", 0, "L2 penalty (0: rank.Fit's default)")
 	flag.IntVar(&opt.fit.Iterations, "iterations", 0, "gradient steps (0: rank.Fit's default)")
+	flag.BoolVar(&opt.noPrior, "noprior", false, "fit without the priors (rank.Priors), from zero")
 	flag.BoolVar(&opt.verbose, "v", false, "list the cross-validated mistakes, page by page")
 	flag.StringVar(&opt.explain, "explain", "", "explain the ranking, with the fitted weights, of the pages whose id starts with this")
 	flag.Parse()
@@ -45,7 +46,7 @@ func main() {
 type options struct {
 	benchmark, retail, out, explain string
 	folds                           int
-	verbose                         bool
+	verbose, noPrior                bool
 	fit                             rank.FitOptions
 }
 
@@ -54,7 +55,7 @@ func run(ctx context.Context, w io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	trainer := &learn.Trainer{Options: opt.fit}
+	trainer := &learn.Trainer{Options: opt.fit, NoPrior: opt.noPrior}
 	model, err := trainer.Fit(ctx, pages)
 	if err != nil {
 		return err
