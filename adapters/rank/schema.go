@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -47,7 +48,8 @@ func machineAmount(s string) (float64, bool) {
 		return 0, false
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f, true
+		// ParseFloat also reads "NaN" and "Inf", which are no amounts.
+		return f, !math.IsNaN(f) && !math.IsInf(f, 0)
 	}
 	return sdk.ParsePrice(s)
 }
