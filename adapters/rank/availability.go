@@ -55,8 +55,8 @@ func (r *reader) gatherAvailability(p *Page, buttons []buyControl) {
 	r.stockLines(add)
 	for i := range buttons {
 		// A disabled button often waits for a size or colour to be chosen: it says
-		// nothing of the stock. An enabled one sells.
-		if b := &buttons[i]; b.enabled {
+		// nothing of the stock. An enabled one sells, unless it is another product's.
+		if b := &buttons[i]; b.enabled && !b.other {
 			add(Button, true, "enabled buy button", &b.element)
 		}
 	}

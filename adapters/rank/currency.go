@@ -74,7 +74,12 @@ func hasToken(s, sign string) bool {
 
 // isoOf names the currency of a sign or code as written on a page of region (a CLDR
 // region code, "" when unknown): "$" is USD on a US store, CAD on a Canadian one.
-func isoOf(mark, region string) string {
+func isoOf(mark, region string) string { return isoIn(mark, region, nil) }
+
+// isoIn is isoOf where the page's markup states currencies (stated): a sign several
+// currencies write is read as the stated one it can be ("$" is CAD where the markup says
+// CAD), else by the region.
+func isoIn(mark, region string, stated map[string]bool) string {
 	if mark == "" {
 		return ""
 	}
@@ -90,6 +95,11 @@ func isoOf(mark, region string) string {
 	for _, f := range families {
 		if f.sign != mark {
 			continue
+		}
+		for _, c := range f.codes {
+			if stated[c] {
+				return c
+			}
 		}
 		for _, c := range f.codes {
 			if c == local {
@@ -184,11 +194,24 @@ func (r *reader) gatherCurrencies(p *Page) {
 		cands = append(cands, c)
 	}
 	region := r.region()
+	stated := map[string]bool{}
+	for _, pr := range p.Candidates[Price] {
+		if pr.Source.structured() {
+			if code := normalizeCode(pr.currency); code != "" {
+				stated[code] = true
+			}
+		}
+	}
+	for _, key := range []string{"product:price:currency", "og:price:currency"} {
+		if m, ok := r.meta(key); ok {
+			stated[normalizeCode(m.content)] = true
+		}
+	}
 	for _, pr := range p.Candidates[Price] {
 		if pr.Excluded != "" {
 			continue
 		}
-		c := Candidate{Field: Currency, Source: pr.Source, Value: normalizeCode(isoOf(pr.currency, region)), Where: "with " + pr.Where, el: pr.el}
+		c := Candidate{Field: Currency, Source: pr.Source, Value: normalizeCode(isoIn(pr.currency, region, stated)), Where: "with " + pr.Where, el: pr.el}
 		c.Features = pr.Features
 		add(c)
 	}

@@ -117,7 +117,8 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []strin
 	}
 	e.other = e.other || hasWord(toks, otherProductWords)
 	e.chrome = e.chrome || hasWord(toks, chromeWords) || frame && hasWord(toks, frameWords)
-	e.cart = e.cart || hasWord(toks, cartWords)
+	// A control's own "add-to-cart" class says what it does, not that it sits in a cart.
+	e.cart = e.cart || depth > 0 && hasWord(toks, cartWords)
 	e.hidden = e.hidden || hasWord(toks, hiddenWords)
 	e.product = e.product || depth <= 8 && hasWord(toks, productWords)
 	if near {

@@ -3,6 +3,7 @@ package rank
 import (
 	"html"
 	"strings"
+	"unicode"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
@@ -266,10 +267,10 @@ func titleRule(s string, r *reader) string {
 		return "the store's name"
 	case len(w) <= 5 && hasPhrase(w, bannerPhrases):
 		return "a menu or banner"
+	case !strings.ContainsAny(s, " \u00a0") && strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, unicode.IsLetter) >= 0:
+		return "an item number"
 	case isPriceText(s):
 		return "a price"
-	case len(w) == 1 && strings.ContainsAny(s, "0123456789") && !strings.ContainsRune(s, ' '):
-		return "an item number"
 	}
 	return ""
 }

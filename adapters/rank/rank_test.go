@@ -1,0 +1,158 @@
+package rank_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stockroom/stockroom/adapters/rank"
+	"github.com/stockroom/stockroom/adapters/rank/learn"
+)
+
+// gather reads a small page's candidates natively.
+func gather(t *testing.T, pageURL, html string) *rank.Page {
+	t.Helper()
+	g, err := learn.Gather(context.Background(), pageURL, []byte(html))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// find returns field f's candidate of value v read from where (a prefix of its Where).
+func find(g *rank.Page, f rank.Field, v, where string) *rank.Candidate {
+	for i := range g.Candidates[f] {
+		c := &g.Candidates[f][i]
+		if c.Value == v && strings.HasPrefix(c.Where, where) {
+			return c
+		}
+	}
+	return nil
+}
+
+// TestRulesRuleOutWhatCannotBeTheValue checks each hard rule on a page of its own.
+func TestRulesRuleOutWhatCannotBeTheValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, html string
+		field      rank.Field
+		value      string
+		rule       string
+	}{
+		{"struck price", `<h1>Lamp</h1><del class="price">$39.90</del><span class="price">$29.90</span>`,
+			rank.Price, "39.9", "a former or reference price"},
+		{"was price by class", `<h1>Lamp</h1><span class="price price--old">35,00 €</span><span class="price">29,90 €</span>`,
+			rank.Price, "35", "a former or reference price"},
+		{"screen-reader former price", `<h1>Lamp</h1><p class="price"><span class="screen-reader-text">Original price was: 250,00 €.</span></p>`,
+			rank.Price, "250", "a former or reference price"},
+		{"list price specification", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"@type":"Offer","price":"29.90",
+			"priceSpecification":[{"@type":"UnitPriceSpecification","priceType":"https://schema.org/ListPrice","price":"39.90"}]}}</script>`,
+			rank.Price, "39.9", "a former or reference price"},
+		{"high end of a range", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"@type":"AggregateOffer","lowPrice":"10","highPrice":"90"}}</script>`,
+			rank.Price, "90", "the high end of a range"},
+		{"zero price", `<meta property="product:price:amount" content="0"><h1>Lamp</h1>`, rank.Price, "0", "not above zero"},
+		{"template key", `<h1>{{ product.title }}</h1>`, rank.Title, "{{ product.title }}", "an unrendered template key"},
+		{"store name", `<title>Lamp | Lumen Shop</title><h1>Lumen Shop</h1>`, rank.Title, "Lumen Shop", "the store's name"},
+		{"banner", `<h1>Shop by Department</h1>`, rank.Title, "Shop by Department", "a menu or banner"},
+		{"price as title", `<h1>$24.99</h1>`, rank.Title, "$24.99", "a price"},
+		{"item number as title", `<h1>AB-12345</h1>`, rank.Title, "AB-12345", "an item number"},
+		{"code with spaces", `<meta property="product:retailer_item_id" content="AB 12">`, rank.SKU, "AB 12", "more than one word"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gather(t, "https://www.lumenshop.example/p/lamp", tc.html)
+			c := find(g, tc.field, tc.value, "")
+			if c == nil {
+				t.Fatalf("no %s candidate %q among %+v", tc.field, tc.value, g.Candidates[tc.field])
+			}
+			if c.Excluded != tc.rule {
+				t.Errorf("%s %q ruled out by %q, want %q", tc.field, tc.value, c.Excluded, tc.rule)
+			}
+		})
+	}
+}
+
+// TestFeaturesDescribeWhereACandidateSits checks the features that say where on the
+// page a candidate is.
+func TestFeaturesDescribeWhereACandidateSits(t *testing.T) {
+	page := `<html><head><title>Trail lamp 400 | Lumen</title>
+<meta property="og:title" content="Trail lamp 400">
+<script type="application/ld+json">{"@type":"Product","name":"Trail lamp 400","sku":"TL-400","offers":{"price":"29.90","priceCurrency":"EUR"}}</script>
+</head><body>
+<header><div class="mini-cart"><span class="price">0,00 €</span></div></header>
+<main><div class="product"><h1>Trail lamp 400</h1>
+ <div class="price-box"><span class="price price--sale">29,90 €</span></div>
+ <p class="stock">In stock</p>
+ <button class="add-to-cart">Add to cart</button>
+</div>
+<section class="related-products"><div class="tile"><span class="price">9,90 €</span><button class="add-to-cart">Add to cart</button></div></section>
+</main></body></html>`
+	g := gather(t, "https://www.lumen.example/p/trail-lamp-400", page)
+	for _, tc := range []struct {
+		name    string
+		c       *rank.Candidate
+		feature rank.Feature
+		want    bool
+	}{
+		{"the shown price is near the heading", find(g, rank.Price, "29.9", "span"), rank.HeadingNear, true},
+		{"the shown price is the first near the heading", find(g, rank.Price, "29.9", "span"), rank.FirstNear, true},
+		{"the shown price agrees with the markup", find(g, rank.Price, "29.9", "span"), rank.AgreeStructured, true},
+		{"the shown price has a currency", find(g, rank.Price, "29.9", "span"), rank.HasCurrency, true},
+		{"the related product's price is in another product's block", find(g, rank.Price, "9.9", "span"), rank.InOther, true},
+		{"the cart's price is in the cart", find(g, rank.Price, "0", "span"), rank.InCart, true},
+		{"the JSON-LD price is the first entity's", find(g, rank.Price, "29.9", "jsonld"), rank.FirstEntity, true},
+		{"the heading's title is in the <title>", find(g, rank.Title, "Trail lamp 400", "h1"), rank.OverlapTitle, true},
+		{"the heading's title agrees with the JSON-LD name", find(g, rank.Title, "Trail lamp 400", "h1"), rank.AgreeStructured, true},
+		{"the stock line is near the heading", find(g, rank.Availability, rank.InStock, "stock line"), rank.HeadingNear, true},
+		{"the SKU in the URL", find(g, rank.SKU, "TL-400", "jsonld"), rank.InURL, false},
+	} {
+		if tc.c == nil {
+			t.Errorf("%s: no such candidate", tc.name)
+			continue
+		}
+		if got := tc.c.Features[tc.feature] > 0; got != tc.want {
+			t.Errorf("%s: %s = %v (features %v)", tc.name, tc.feature, tc.c.Features[tc.feature], tc.c.Features)
+		}
+	}
+	if g.Heading != "Trail lamp 400" || !g.SchemaProduct || g.BuyEnabled != 2 {
+		t.Errorf("page facts: heading %q, schema product %v, buy buttons %d", g.Heading, g.SchemaProduct, g.BuyEnabled)
+	}
+}
+
+// TestTheRankerAvoidsTraps runs the shipped weights on pages whose wrong answers are
+// tempting: a struck former price, related products' prices and buttons, a cart.
+func TestTheRankerAvoidsTraps(t *testing.T) {
+	for _, tc := range []struct {
+		name, html  string
+		field       rank.Field
+		want        string
+		wantCompare float64
+	}{
+		{"sale price over the struck one", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1>
+<div class="price-box"><del class="price">39,90 €</del> <span class="price">29,90 €</span></div><button class="add-to-cart">Add to cart</button></div>`,
+			rank.Price, "29.9", 39.9},
+		{"own price over related products'", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1><span class="price">$49.00</span>
+<button class="add-to-cart">Add to cart</button></div><div class="related"><h2>You may also like</h2>
+<div class="tile"><span class="price">$12.00</span></div><div class="tile"><span class="price">$12.00</span></div><div class="tile"><span class="price">$15.00</span></div></div>`,
+			rank.Price, "49", 0},
+		{"sold out beside related products' buttons", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1><span class="price">$49.00</span>
+<p class="stock-status">Sold out</p></div><div class="related-products"><div class="tile"><button class="add-to-cart">Add to cart</button></div>
+<div class="tile"><button class="add-to-cart">Add to cart</button></div></div>`,
+			rank.Availability, rank.OutOfStock, 0},
+		{"the structured product's currency", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"price":"49.00","priceCurrency":"CAD"}}</script>
+<h1>Lamp</h1><span class="price">$49.00</span>`, rank.Currency, "CAD", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := rank.Default().Rank(gather(t, "https://www.lumen.example/p/lamp", tc.html))
+			got, ok := d.Best(tc.field)
+			if !ok || got.Value != tc.want {
+				var b strings.Builder
+				d.Explain(&b)
+				t.Fatalf("%s = %v, want %q\n%s", tc.field, got, tc.want, b.String())
+			}
+			if tc.wantCompare != 0 {
+				if was, ok := d.CompareAt(); !ok || was != tc.wantCompare {
+					t.Errorf("compare-at %v (%v), want %v", was, ok, tc.wantCompare)
+				}
+			}
+		})
+	}
+}

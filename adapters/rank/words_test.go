@@ -1,0 +1,175 @@
+package rank
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestTokensSplitClassesIntoWords(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"product-price__Current", []string{"product", "price", "current"}},
+		{"oldPrice priceWas", []string{"old", "price", "price", "was"}},
+		{"a-size-medium a-color-price", []string{"a", "size", "medium", "a", "color", "price"}},
+		{"", nil},
+	} {
+		if got := tokens(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("tokens(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
+	for _, tc := range []struct {
+		class string
+		words []string
+		want  bool
+	}{
+		{"price--old", struckWords, true},
+		{"oldprice", struckWords, true},
+		{"font-bold", struckWords, false},
+		{"placeholder", struckWords, false},
+		{"related-products", otherProductWords, true},
+		{"product-info", otherProductWords, false},
+	} {
+		if got := hasWord(tokens(tc.class), tc.words); got != tc.want {
+			t.Errorf("hasWord(%q) = %v, want %v", tc.class, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		class string
+		want  bool
+	}{
+		{"list-price", true},
+		{"regularPrice", true},
+		{"font-regular", false},
+		{"list-unstyled", false},
+		{"full-width", false},
+	} {
+		if got := hasQualifiedWord(tokens(tc.class), struckQualifiers); got != tc.want {
+			t.Errorf("hasQualifiedWord(%q) = %v, want %v", tc.class, got, tc.want)
+		}
+	}
+}
+
+func TestAmountsInCountsSeparateAmounts(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"19,99 €", 1}, {"1 299,00 €", 1}, {"$19.99 $29.99", 2}, {"2 x 19.99", 2}, {"€ / kg", 0}, {"Save 20%", 1},
+	} {
+		if got := amountsIn(tc.in); got != tc.want {
+			t.Errorf("amountsIn(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSplitCentsReadsSuperscriptCents(t *testing.T) {
+	for _, tc := range []struct {
+		pieces []string
+		want   float64
+		ok     bool
+	}{
+		{[]string{"63", "07", " Lei"}, 63.07, true},
+		{[]string{"$", "229", "99"}, 229.99, true},
+		{[]string{"1299"}, 0, false},
+		{[]string{"12", "345"}, 0, false},
+	} {
+		got, ok := splitCents(tc.pieces)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("splitCents(%q) = %v, %v; want %v, %v", tc.pieces, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestCurrencyOfASignDependsOnThePagesCountry(t *testing.T) {
+	for _, tc := range []struct {
+		text, region, want string
+	}{
+		{"19,99 €", "", "EUR"},
+		{"$19.99", "US", "USD"},
+		{"$19.99", "CA", "CAD"},
+		{"$19.99", "MX", "MXN"},
+		{"$19.99", "", "USD"},
+		{"199 kr", "NO", "NOK"},
+		{"199 kr", "SE", "SEK"},
+		{"R$ 99,90", "", "BRL"},
+		{"NT$2,320", "", "TWD"},
+		{"₩30,000", "", "KRW"},
+		{"¥1,280", "JP", "JPY"},
+		{"29.990 CLP", "", "CLP"},
+		{"(3592 Reviews)", "US", ""},
+	} {
+		if got := isoOf(currencyMark(tc.text), tc.region); got != tc.want {
+			t.Errorf("isoOf(%q in %q) = %q, want %q", tc.text, tc.region, got, tc.want)
+		}
+	}
+	if normalizeCode("rur") != "RUB" || normalizeCode("eur") != "EUR" || normalizeCode("XYZ") != "" {
+		t.Error("markup currency codes are not normalised")
+	}
+}
+
+func TestMachineAmountsAreReadAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"1.299", 1.299, true}, {"1299", 1299, true}, {"1.299,00 €", 1299, true}, {"NaN", 0, false}, {"Inf", 0, false}, {"", 0, false},
+	} {
+		got, ok := machineAmount(tc.in)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("machineAmount(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestBigFontSize(t *testing.T) {
+	for style, want := range map[string]bool{"font-size:24px": true, "font-size: 1.5em": true, "font-size:12px": false, "color:red": false} {
+		if got := bigFontSize(style); got != want {
+			t.Errorf("bigFontSize(%q) = %v, want %v", style, got, want)
+		}
+	}
+}
+
+func TestModelFileRoundTrips(t *testing.T) {
+	var m Model
+	m.Weights[Price][FromJSONLD] = 1.23456
+	m.Weights[Title][Banner] = -2
+	b, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Weights[Price][FromJSONLD] != 1.2346 || back.Weights[Title][Banner] != -2 {
+		t.Errorf("weights read back as %v", back.Weights)
+	}
+	if _, err := ParseModel([]byte(`{"fields": {"price": {"no_such_feature": 1}}}`)); err == nil {
+		t.Error("an unknown feature was accepted")
+	}
+}
+
+func TestFitPrefersTheRightCandidateDeterministically(t *testing.T) {
+	// Two features: the right candidate always has the first, a wrong one the second.
+	var right, wrong Vector
+	right[Bias], right[FromJSONLD] = 1, 1
+	wrong[Bias], wrong[InOther] = 1, 1
+	examples := []Example{
+		{Features: []Vector{right, wrong}, Right: []bool{true, false}},
+		{Features: []Vector{wrong, right}, Right: []bool{false, true}},
+		{Features: []Vector{wrong}, Right: []bool{false}},
+	}
+	w := Fit(examples, FitOptions{Iterations: 500})
+	if w[FromJSONLD] <= w[InOther] {
+		t.Errorf("weights %v do not prefer the right candidates' feature", w)
+	}
+	if again := Fit(examples, FitOptions{Iterations: 500}); again != w {
+		t.Error("the same examples fitted different weights")
+	}
+}
