@@ -19,6 +19,7 @@ import (
 	"testing/fstest"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/adapters/rank"
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -206,4 +207,20 @@ func (e Env) extract(ctx context.Context, src adapter.Source, rawURL, file, docs
 		return map[string]any{"outcome": string(res.Outcome), "message": res.Message}, nil
 	}
 	return V2(res.Product, rawURL), nil
+}
+
+// Explain writes how the candidate ranker (adapters/rank) reads the saved page file, with
+// the weights the built-in adapters ship: per field, the candidates with their source,
+// features and score, and which won. It reads the page natively with the guest's code.
+func (e Env) Explain(ctx context.Context, w io.Writer, rawURL, file string) error {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	g, err := rank.GatherPage(ctx, rawURL, body)
+	if err != nil {
+		return fmt.Errorf("explain %s: %w", file, err)
+	}
+	rank.Default().Rank(g).Explain(w)
+	return nil
 }

@@ -133,3 +133,26 @@ func TestRunAnswersAsTheServiceDoes(t *testing.T) {
 		t.Errorf("jsonld alone answered %v, want the first tile's product", got)
 	}
 }
+
+// TestExplainShowsEachFieldsCandidatesAndWinner explains a saved page: every field is
+// named with its winner, candidates carry their source and features, and a struck price
+// shows the rule that ruled it out.
+func TestExplainShowsEachFieldsCandidatesAndWinner(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "lamp.html")
+	html := `<title>Trail lamp | Lumen</title><div class="product"><h1>Trail lamp</h1>
+<del class="price">39,90 €</del> <span class="price">29,90 €</span><button class="add-to-cart">Add to cart</button></div>`
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := (Env{}).Explain(context.Background(), &out, "https://lumen.example/p/lamp", page); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{`price: "29.9"`, `title: "Trail lamp"`, "currency:", "availability:", "sku:",
+		"from_element", "ruled out: a former or reference price", "*"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom/adapters/rank"
-	"github.com/stockroom/stockroom/adapters/rank/learn"
 )
 
 // gather reads a small page's candidates natively.
 func gather(t *testing.T, pageURL, html string) *rank.Page {
 	t.Helper()
-	g, err := learn.Gather(context.Background(), pageURL, []byte(html))
+	g, err := rank.GatherPage(context.Background(), pageURL, []byte(html))
 	if err != nil {
 		t.Fatal(err)
 	}

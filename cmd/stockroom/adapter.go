@@ -11,10 +11,11 @@ import (
 )
 
 const adapterUsage = `usage:
-  stockroom adapter run --url URL --file PAGE [--adapter NAME|FILE.wasm] [--docs DIR]
+  stockroom adapter run --url URL --file PAGE [--adapter NAME|FILE.wasm] [--docs DIR] [--explain]
       extract the product of a saved page as the service would: every built-in adapter, and
       FILE.wasm beside them; --adapter NAME runs that built-in alone; prints the v2 product
-      JSON or {"outcome","message"}
+      JSON or {"outcome","message"}; --explain then prints, per field, the ranker's
+      candidates with their source, features and score, and which won
   stockroom adapter test ADAPTER.wasm DIR
       run an adapter over DIR/NAME.html with DIR/NAME.expected.json; exit status 1 on a mismatch
   stockroom adapter new NAME [--dir DIR] [--stockroom SOURCE_DIR]
@@ -37,6 +38,7 @@ func adapterCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		file := fs.String("file", "", "the saved page (required)")
 		spec := fs.String("adapter", "", "an adapter module to run beside the built-ins, or a built-in adapter's name to run it alone; default all built-ins")
 		docs := fs.String("docs", "", "directory of saved follow-up documents")
+		explain := fs.Bool("explain", false, "also print the ranker's candidates, features and scores per field")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -44,7 +46,13 @@ func adapterCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 			fs.Usage()
 			return flag.ErrHelp
 		}
-		return env.Run(ctx, stdout, *url, *file, *spec, *docs)
+		if err := env.Run(ctx, stdout, *url, *file, *spec, *docs); err != nil {
+			return err
+		}
+		if *explain {
+			return env.Explain(ctx, stdout, *url, *file)
+		}
+		return nil
 	case "test":
 		if err := fs.Parse(args[1:]); err != nil {
 			return err

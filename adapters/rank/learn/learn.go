@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -117,7 +116,7 @@ func (t *Trainer) gather(ctx context.Context, page quality.Page) (*rank.Page, er
 	if g, ok := t.gathered[page.ID]; ok {
 		return g, nil
 	}
-	g, err := Gather(ctx, page.URL, page.Body)
+	g, err := rank.GatherPage(ctx, page.URL, page.Body)
 	if err != nil {
 		return nil, fmt.Errorf("page %s: %w", page.ID, err)
 	}
@@ -126,31 +125,6 @@ func (t *Trainer) gather(ctx context.Context, page quality.Page) (*rank.Page, er
 	}
 	t.gathered[page.ID] = g
 	return g, nil
-}
-
-// Gather reads the candidates of the page at pageURL natively; an empty Page when it
-// holds none.
-func Gather(ctx context.Context, pageURL string, body []byte) (*rank.Page, error) {
-	var got *rank.Page
-	mod := sdk.Native(gatherer{&got})
-	doc := &adapter.Document{URL: pageURL, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: body}
-	if _, err := mod.Call(ctx, &adapter.Request{Op: adapter.OpExtract, URL: pageURL, Docs: []*adapter.Document{doc}}); err != nil {
-		return nil, err
-	}
-	if got == nil {
-		got = &rank.Page{}
-	}
-	return got, nil
-}
-
-// gatherer is an adapter that only gathers the ranker's candidates.
-type gatherer struct{ page **rank.Page }
-
-func (gatherer) Info() sdk.Info { return sdk.Info{Name: "rank-gather", Version: "0.0.0"} }
-
-func (g gatherer) Extract(c *sdk.Call) (*sdk.Product, error) {
-	*g.page = rank.Gather(c)
-	return nil, sdk.NonProduct("candidates gathered")
 }
 
 // Labelled reports whether page p's labels say anything of field f: the benchmark labels

@@ -114,7 +114,7 @@ func explain(ctx context.Context, w io.Writer, pages []quality.LabelledPage, m *
 		if !strings.HasPrefix(p.ID, prefix) {
 			continue
 		}
-		g, err := learn.Gather(ctx, p.URL, p.Body)
+		g, err := rank.GatherPage(ctx, p.URL, p.Body)
 		if err != nil {
 			return err
 		}
