@@ -9,6 +9,7 @@ package jsonld
 import (
 	"strings"
 
+	"github.com/stockroom/stockroom/adapters/rank"
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
@@ -125,31 +126,11 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	return p, nil
 }
 
-// isType reports whether an entity's @type is t or lists it, in any case, bare or as a
-// schema.org URL ("http://schema.org/Product").
-func isType(e sdk.Value, t string) bool {
-	for _, v := range e.Get("@type").List() {
-		s := v.String()
-		if i := strings.LastIndexAny(s, "/#:"); i >= 0 {
-			s = s[i+1:]
-		}
-		if strings.EqualFold(s, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// isProduct reports whether e is a product entity: Product and the schema.org types that
-// specialise it or group its variants.
-func isProduct(e sdk.Value) bool {
-	for _, t := range []string{"Product", "ProductGroup", "IndividualProduct", "ProductModel", "SomeProducts", "Vehicle", "Car"} {
-		if isType(e, t) {
-			return true
-		}
-	}
-	return false
-}
+// isType and isProduct read schema.org types as the ranker does.
+var (
+	isType    = rank.IsType
+	isProduct = rank.IsProduct
+)
 
 // sku is the product's own code: the one the page displays after a label (see
 // sdk.DisplayedSKU: structured data often carries a variant's code or an internal id

@@ -230,3 +230,17 @@ func (a anchor) levels(n sdk.Node) int {
 // inside reports whether n is below container: walking up from n, the search for the
 // page's root element stops at the container when it is on the way.
 func inside(n, container sdk.Node) bool { return !n.AncestorWithin("html", container).Exists() }
+
+// baseFeatures sets the features every field's candidates share: the bias, the source,
+// and for a visible candidate its nearness and blocks. It returns the candidate's
+// features for the field's own.
+func (r *reader) baseFeatures(c *Candidate) *Vector {
+	v := &c.Features
+	v[Bias] = 1
+	v[sourceFeature(c.Source)] = 1
+	if c.el != nil {
+		r.measure(c.el)
+		c.el.setRegions(v)
+	}
+	return v
+}

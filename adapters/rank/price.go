@@ -379,13 +379,7 @@ func hasPrefixAny(s string, prefixes []string) bool {
 
 // priceFeatures describes a price candidate and applies the price rules.
 func (r *reader) priceFeatures(c *Candidate) {
-	v := &c.Features
-	v[Bias] = 1
-	v[sourceFeature(c.Source)] = 1
-	if c.el != nil {
-		r.measure(c.el)
-		c.el.setRegions(v)
-	}
+	v := r.baseFeatures(c)
 	if c.currency != "" {
 		v[HasCurrency] = 1
 	}

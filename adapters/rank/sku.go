@@ -98,13 +98,7 @@ func (r *reader) gatherSKUs(p *Page) {
 
 // skuFeatures describes a code candidate and applies the code rules.
 func (r *reader) skuFeatures(c *Candidate) {
-	v := &c.Features
-	v[Bias] = 1
-	v[sourceFeature(c.Source)] = 1
-	if c.el != nil {
-		r.measure(c.el)
-		c.el.setRegions(v)
-	}
+	v := r.baseFeatures(c)
 	digits, letters := 0, 0
 	for _, ch := range c.Value {
 		switch {

@@ -188,13 +188,7 @@ func (r *reader) titleFeatures(p *Page) {
 	}
 	for i := range cands {
 		c := &cands[i]
-		v := &c.Features
-		if c.el != nil {
-			r.measure(c.el)
-			c.el.setRegions(v)
-		}
-		v[Bias] = 1
-		v[sourceFeature(c.Source)] = 1
+		v := r.baseFeatures(c)
 		w := words(c.Value)
 		v[OverlapTitle] = overlap(w, titleWords)
 		v[OverlapOG] = overlap(w, ogWords)
