@@ -37,10 +37,10 @@ score:
 	@cat $(SCORE_DIR)/scorecard.txt
 	cd $(SCORE_CORPUS) && python3 score.py ground-truth.json all $(SCORE_DIR)/fitted.json $(SCORE_DIR)/cross-validated.json output-Zyte.json output-Diffbot.json output-extruct.json
 
-# `make train` fits the candidate ranker's weights (adapters/rank/weights.json, which the
+# `make train` fits the candidate ranker's weights (adapters/rank/weights.txt, which the
 # built-in adapters embed) on the development pages and prints what they reach, fitted
 # and cross-validated by site. The same pages always write the same file; a test
 # (adapters/rank/learn) checks that the committed file is what training writes.
 .PHONY: train
 train:
-	$(GO) run ./adapters/rank/train -out adapters/rank/weights.json
+	$(GO) run ./adapters/rank/train -out adapters/rank/weights.txt

@@ -4,8 +4,6 @@ import (
 	"net/url"
 	"strings"
 
-	"golang.org/x/net/publicsuffix"
-
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
@@ -260,26 +258,21 @@ func (r *reader) measure(e *element) {
 	e.buyLevel = r.buy.levels(e.node)
 }
 
-// domainName is the name a host's owner registered, without its public suffix and
-// subdomains: "hm" for www2.hm.com, "amazon" for www.amazon.co.uk.
+// domainName is the name a host's owner registered, without subdomains and suffix: "hm"
+// for www2.hm.com, "amazon" for www.amazon.co.uk. A suffix of two labels is taken for one
+// when its second-level label is short ("co.uk", "com.au"): good enough to recognise a
+// store's name in its titles, which is all this is for, without the public suffix list's
+// weight in every guest.
 func domainName(host string) string {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	registered, err := publicsuffix.EffectiveTLDPlusOne(host)
-	if err != nil {
-		return host
+	labels := strings.Split(strings.ToLower(strings.TrimSuffix(host, ".")), ".")
+	n := len(labels)
+	switch {
+	case n >= 3 && len(labels[n-1]) == 2 && len(labels[n-2]) <= 3:
+		return labels[n-3]
+	case n >= 2:
+		return labels[n-2]
 	}
-	name, _, _ := strings.Cut(registered, ".")
-	return name
-}
-
-// SiteOf is the site a page belongs to, for grouping pages by store: the domain's name
-// without subdomains and public suffix, so that a store's country domains are one site.
-func SiteOf(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return rawURL
-	}
-	return domainName(u.Hostname())
+	return labels[0]
 }
 
 // gatherImages lists the product's images: the structured product's, then the meta

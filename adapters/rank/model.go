@@ -2,10 +2,11 @@ package rank
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -17,7 +18,7 @@ type Model struct {
 	Weights [numFields]Vector
 }
 
-//go:embed weights.json
+//go:embed weights.txt
 var weightsFile []byte
 
 var (
@@ -26,63 +27,65 @@ var (
 	defaultErr   error
 )
 
-// Default returns the model of weights.json, which `make train` writes. It panics if the
+// Default returns the model of weights.txt, which `make train` writes. It panics if the
 // embedded file does not parse: a build with a broken model must not ship.
 func Default() *Model {
 	defaultOnce.Do(func() { defaultModel, defaultErr = ParseModel(weightsFile) })
 	if defaultErr != nil {
-		panic(fmt.Sprintf("rank: embedded weights.json: %v", defaultErr))
+		panic(fmt.Sprintf("rank: embedded weights.txt: %v", defaultErr))
 	}
 	return defaultModel
 }
 
-// modelFile is weights.json: per field, per feature name, a weight. Features left out
-// weigh 0.
-type modelFile struct {
-	About  string                        `json:"about"`
-	Fields map[string]map[string]float64 `json:"fields"`
-}
+// weightsHeader opens a weights file. The file is plain text, a weight a line ("price
+// from_jsonld 1.683"), rather than JSON, so that a guest needs no JSON decoder to read it.
+const weightsHeader = "# Weights of the candidate ranker (adapters/rank), written by `make train`; do not edit by hand.\n" +
+	"# field feature weight; a feature left out weighs 0.\n"
 
-// ParseModel reads a weights file.
+// ParseModel reads a weights file: lines of a field, a feature and a weight; blank lines
+// and lines starting with # are left out.
 func ParseModel(b []byte) (*Model, error) {
-	var f modelFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, err
-	}
 	m := &Model{}
-	for name, weights := range f.Fields {
-		field, ok := ParseField(name)
+	for n, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Fields(line)
+		if len(parts) != 3 {
+			return nil, fmt.Errorf("line %d: want a field, a feature and a weight, got %q", n+1, line)
+		}
+		field, ok := ParseField(parts[0])
 		if !ok {
-			return nil, fmt.Errorf("unknown field %q", name)
+			return nil, fmt.Errorf("line %d: unknown field %q", n+1, parts[0])
 		}
-		for fname, w := range weights {
-			feat, ok := ParseFeature(fname)
-			if !ok {
-				return nil, fmt.Errorf("field %s: unknown feature %q", name, fname)
-			}
-			m.Weights[field][feat] = w
+		feat, ok := ParseFeature(parts[1])
+		if !ok {
+			return nil, fmt.Errorf("line %d: unknown feature %q", n+1, parts[1])
 		}
+		w, err := strconv.ParseFloat(parts[2], 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
+		}
+		m.Weights[field][feat] = w
 	}
 	return m, nil
 }
 
-// MarshalJSON writes m as a weights file: weights rounded to four decimals, zero weights
-// left out, keys sorted, so that the same model always writes the same bytes.
-func (m *Model) MarshalJSON() ([]byte, error) {
-	f := modelFile{
-		About:  "Weights of the candidate ranker (adapters/rank), written by `make train`; do not edit by hand.",
-		Fields: map[string]map[string]float64{},
-	}
+// MarshalText writes m as a weights file: fields and features in their declared order,
+// weights rounded to four decimals, zero weights left out, so that the same model always
+// writes the same bytes.
+func (m *Model) MarshalText() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(weightsHeader)
 	for _, field := range Fields {
-		weights := map[string]float64{}
 		for feat, w := range m.Weights[field] {
 			if r := math.Round(w*1e4) / 1e4; r != 0 {
-				weights[Feature(feat).String()] = r
+				fmt.Fprintf(&b, "%s %s %s\n", field, Feature(feat), strconv.FormatFloat(r, 'f', -1, 64))
 			}
 		}
-		f.Fields[field.String()] = weights
 	}
-	return json.MarshalIndent(f, "", "  ")
+	return []byte(b.String()), nil
 }
 
 // score is the model's score of features v for field f.

@@ -5,7 +5,7 @@
 // labelled codes, the URL), describes each by a vector of features (where it was read,
 // whether other sources agree, how near it sits to the product's heading and buy button,
 // whether it is in a struck-out, related-product, cart or header block, …), and ranks
-// them with weights learned from labelled pages (weights.json, written by the train
+// them with weights learned from labelled pages (weights.txt, written by the train
 // command: `make train`).
 //
 // Hand-written rules stay where they are clearer, as hard constraints: a price is above

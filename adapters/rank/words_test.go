@@ -139,7 +139,7 @@ func TestModelFileRoundTrips(t *testing.T) {
 	var m Model
 	m.Weights[Price][FromJSONLD] = 1.23456
 	m.Weights[Title][Banner] = -2
-	b, err := m.MarshalJSON()
+	b, err := m.MarshalText()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestModelFileRoundTrips(t *testing.T) {
 	if back.Weights[Price][FromJSONLD] != 1.2346 || back.Weights[Title][Banner] != -2 {
 		t.Errorf("weights read back as %v", back.Weights)
 	}
-	if _, err := ParseModel([]byte(`{"fields": {"price": {"no_such_feature": 1}}}`)); err == nil {
+	if _, err := ParseModel([]byte("price no_such_feature 1\n")); err == nil {
 		t.Error("an unknown feature was accepted")
 	}
 }

@@ -1,6 +1,6 @@
 // Package learn fits the candidate ranker (adapters/rank) on labelled development pages.
 // It is the learner the scorecard (adapters/quality) fits and cross-validates, and what
-// the train command writes weights.json with.
+// the train command writes weights.txt with.
 //
 // Pages are read natively with the ranker's own code, exactly as the guest reads them;
 // each candidate is labelled by whether its value is the page's (as the scorecard judges

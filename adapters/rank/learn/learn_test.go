@@ -33,7 +33,7 @@ func developmentPages(t *testing.T) []quality.LabelledPage {
 }
 
 // TestTrainingIsReproducible fits the weights twice, with fresh trainers, and expects the
-// same bytes, equal to the committed weights.json: `make train` regenerates the file
+// same bytes, equal to the committed weights.txt: `make train` regenerates the file
 // exactly, and a change to the features or the fit that forgot to retrain fails here.
 func TestTrainingIsReproducible(t *testing.T) {
 	pages := developmentPages(t)
@@ -43,24 +43,24 @@ func TestTrainingIsReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := m.MarshalJSON()
+		b, err := m.MarshalText()
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[i] = append(b, '\n')
+		files[i] = b
 	}
 	if !bytes.Equal(files[0], files[1]) {
 		t.Fatal("two trainings on the same pages wrote different weights")
 	}
-	committed, err := os.ReadFile(filepath.Join("..", "weights.json"))
+	committed, err := os.ReadFile(filepath.Join("..", "weights.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(committed, files[0]) {
-		t.Error("adapters/rank/weights.json is not what training writes: run make train")
+		t.Error("adapters/rank/weights.txt is not what training writes: run make train")
 	}
 	if _, err := rank.ParseModel(committed); err != nil {
-		t.Errorf("weights.json: %v", err)
+		t.Errorf("weights.txt: %v", err)
 	}
 }
 

@@ -1,7 +1,7 @@
-// Command train fits the candidate ranker's weights (adapters/rank/weights.json) on the
+// Command train fits the candidate ranker's weights (adapters/rank/weights.txt) on the
 // development pages and reports what they are worth, fitted and cross-validated by site:
 //
-//	go run ./adapters/rank/train [-out adapters/rank/weights.json] [-v] [-explain ID]
+//	go run ./adapters/rank/train [-out adapters/rank/weights.txt] [-v] [-explain ID]
 //
 // It reads the product-extraction-benchmark pages (price, SKU and availability labelled)
 // and the retail pages (title, price and currency labelled), fits the weights with
@@ -30,7 +30,7 @@ func main() {
 	var opt options
 	flag.StringVar(&opt.benchmark, "benchmark", sdktest.BenchmarkCorpus, "product-extraction-benchmark corpus")
 	flag.StringVar(&opt.retail, "retail", "/work/shared/corpus/retail-pages", "retail-pages corpus")
-	flag.StringVar(&opt.out, "out", "adapters/rank/weights.json", "weights file to write; empty writes none")
+	flag.StringVar(&opt.out, "out", "adapters/rank/weights.txt", "weights file to write; empty writes none")
 	flag.IntVar(&opt.folds, "folds", 5, "cross-validation folds (the scorecard's number)")
 	flag.Float64Var(&opt.fit.L2, "l2", 0, "L2 penalty (0: rank.Fit's default)")
 	flag.IntVar(&opt.fit.Iterations, "iterations", 0, "gradient steps (0: rank.Fit's default)")
@@ -101,11 +101,11 @@ func loadPages(benchmark, retail string) ([]quality.LabelledPage, error) {
 
 // writeModel writes m's weights file.
 func writeModel(file string, m *rank.Model) error {
-	b, err := m.MarshalJSON()
+	b, err := m.MarshalText()
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	return os.WriteFile(file, b, 0o644)
 }
 
 // explain writes the ranking of the pages whose id starts with prefix.
