@@ -41,9 +41,10 @@ func describe(nodes []sdk.Node) []element {
 	if len(nodes) == 0 {
 		return out
 	}
-	// chains[i] holds the ancestors of node i, nearest first, at most chainDepth.
+	// chains[i] holds the ancestors of node i, nearest first, at most chainDepth; near
+	// holds each node and its styleDepth nearest ancestors, whose inline styles are read.
 	chains := make([][]sdk.Node, len(nodes))
-	var all sdk.Nodes
+	var all, near sdk.Nodes
 	for i, n := range nodes {
 		// The host's XPath walks the ancestor axis upwards: the parent comes first.
 		chain := n.Find("ancestor::*")
@@ -53,16 +54,29 @@ func describe(nodes []sdk.Node) []element {
 		chains[i] = chain
 		all = append(all, n)
 		all = append(all, chain...)
+		near = append(near, n)
+		near = append(near, chain[:min(len(chain), styleDepth)]...)
 	}
-	names, classes, ids, styles := all.Name(), all.Attr("class"), all.Attr("id"), all.Attr("style")
-	at := 0
+	names, classes, ids, styles := all.Name(), all.Attr("class"), all.Attr("id"), near.Attr("style")
+	// A page's blocks repeat their class names from candidate to candidate.
+	words := map[string][]string{}
+	at, atStyle := 0, 0
 	for i := range nodes {
 		e := &out[i]
 		e.node = nodes[i]
 		e.headingLevel, e.buyLevel = -1, -1
 		for depth := 0; depth <= len(chains[i]); depth++ {
-			tag, style := names[at], strings.ToLower(styles[at])
-			toks := tokens(classes[at] + " " + ids[at])
+			tag, style := names[at], ""
+			if depth <= min(len(chains[i]), styleDepth) {
+				style = strings.ToLower(styles[atStyle])
+				atStyle++
+			}
+			key := classes[at] + " " + ids[at]
+			toks, ok := words[key]
+			if !ok {
+				toks = tokens(key)
+				words[key] = toks
+			}
 			at++
 			if depth == 0 {
 				e.tag, e.own = tag, toks
@@ -75,8 +89,12 @@ func describe(nodes []sdk.Node) []element {
 	return out
 }
 
-// chainDepth bounds how many blocks above a node describe reads.
-const chainDepth = 24
+// chainDepth bounds how many blocks above a node describe reads, and styleDepth those
+// whose inline style it reads (a line-through or a font size is set near the text).
+const (
+	chainDepth = 14
+	styleDepth = 4
+)
 
 // readBlock notes what the block depth levels above the node (0: the node) and fromRoot
 // levels below the page's root element says.

@@ -247,7 +247,7 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 			continue
 		}
 		loose, looseText = append(loose, labels[i]), append(looseText, t)
-		if len(loose) >= maxPriceElements/2 {
+		if len(loose) >= maxPriceElements/4 {
 			break
 		}
 	}
@@ -291,9 +291,9 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 // Bounds of the visible price reading: elements read, the length of a price's text,
 // texts read by their form.
 const (
-	maxPriceElements = 120
+	maxPriceElements = 80
 	maxPriceText     = 48
-	maxAmountTexts   = 400
+	maxAmountTexts   = 200
 )
 
 // amountStarts are what a text showing an amount begins with: a digit or a currency.
