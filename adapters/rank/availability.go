@@ -136,7 +136,7 @@ func (r *reader) stockLines(add func(Source, bool, string, *element)) {
 }
 
 // maxStockElements bounds the elements read as stock lines.
-const maxStockElements = 200
+const maxStockElements = 60
 
 // stockWords reads a stock line: ok is false when it says neither in nor out of stock.
 // Sold-out wording is looked for first: "not available" holds "available".

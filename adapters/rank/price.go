@@ -291,9 +291,9 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 // Bounds of the visible price reading: elements read, the length of a price's text,
 // texts read by their form.
 const (
-	maxPriceElements = 80
+	maxPriceElements = 40
 	maxPriceText     = 48
-	maxAmountTexts   = 200
+	maxAmountTexts   = 100
 )
 
 // amountStarts are what a text showing an amount begins with: a digit or a currency.
