@@ -50,7 +50,7 @@ func TestBuiltinsLoadInPriorityOrder(t *testing.T) {
 	if err := r.Sync(context.Background(), "builtin", builtin.FS, registry.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(r); got != "shopify,jsonld,html" {
+	if got := names(r); got != "shopify,html,jsonld" {
 		t.Fatalf("modules = %s", got)
 	}
 }
