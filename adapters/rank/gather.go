@@ -28,6 +28,10 @@ type reader struct {
 	// urlWords are the words of the page's URL path; urlCodes its code-like tokens.
 	urlWords []string
 	urlCodes []string
+	// locale is the locale the page is written for; currencyHint the currency its prices
+	// are expected in: the first its structured data states, else its locale's.
+	locale       sdk.Locale
+	currencyHint string
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.
@@ -68,6 +72,7 @@ func Gather(c *sdk.Call) *Page {
 	}
 	r := &reader{call: c, doc: doc, root: doc.HTML()}
 	r.url, _ = url.Parse(c.URL())
+	r.locale = sdk.PageLocale(doc, c.URL())
 	r.readMarkup()
 	p := &Page{SchemaProduct: len(r.products) > 0 || r.root.SelectOne("[itemscope][itemtype*=product i], [itemscope][itemtype*=offer i]").Exists()}
 	r.gatherTitles(p)

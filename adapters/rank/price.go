@@ -28,11 +28,18 @@ func (r *reader) gatherPrices(p *Page) {
 		{"product:original_price:amount", true}, {"og:original_price:amount", true},
 	} {
 		if tag, ok := r.meta(m.key); ok {
-			if f, ok := machineAmount(tag.content); ok {
-				cur, _ := r.meta(strings.Replace(m.key, ":amount", ":currency", 1))
+			cur, _ := r.meta(strings.Replace(m.key, ":amount", ":currency", 1))
+			if f, ok := markupAmount(tag.content, r.markupCode(cur.content)); ok {
 				cands = append(cands, Candidate{Field: Price, Source: Meta, Value: amountValue(f), Amount: f, Where: "meta " + m.key,
-					currency: normalizeCode(cur.content), struck: m.struck})
+					currency: r.markupCode(cur.content), struck: m.struck})
 			}
+		}
+	}
+	r.currencyHint = r.locale.Currency()
+	for _, c := range cands {
+		if c.currency != "" {
+			r.currencyHint = c.currency
+			break
 		}
 	}
 	r.visiblePrices(&cands)
@@ -62,11 +69,11 @@ func (r *reader) offerPrices(cands *[]Candidate, offers sdk.Value, first, varian
 		}
 		f := o.Strings("price", "priceCurrency", "lowPrice", "highPrice")
 		add := func(amount, currency, where string, struck bool) *Candidate {
-			a, ok := machineAmount(amount)
+			a, ok := markupAmount(amount, r.markupCode(currency))
 			if !ok {
 				return nil
 			}
-			c := Candidate{Field: Price, Source: JSONLD, Value: amountValue(a), Amount: a, Where: where, currency: normalizeCode(currency), struck: struck}
+			c := Candidate{Field: Price, Source: JSONLD, Value: amountValue(a), Amount: a, Where: where, currency: r.markupCode(currency), struck: struck}
 			if first {
 				c.Features[FirstEntity] = 1
 			}
@@ -135,14 +142,15 @@ func (r *reader) propPrices(cands *[]Candidate) {
 	first := r.firstMicrodataPrices()
 	currency := ""
 	if cs := r.propsNamed("pricecurrency"); len(cs) > 0 {
-		currency = normalizeCode(propValues(cs[:1])[0])
+		currency = r.markupCode(propValues(cs[:1])[0])
 	}
 	var visible []sdk.Node
 	var at []int
 	for i, pr := range props {
-		a, ok := machineAmount(values[i])
+		a, ok := markupAmount(values[i], currency)
+		shownCurrency := ""
 		if pr.content == "" {
-			a, ok = sdk.ParsePrice(values[i])
+			a, shownCurrency, _, ok = shownAmount(values[i], currency)
 		}
 		if !ok {
 			continue
@@ -151,8 +159,8 @@ func (r *reader) propPrices(cands *[]Candidate) {
 		if pr.source == RDFa {
 			c.Where = "property " + pr.name
 		}
-		if cur := currencyMark(values[i]); cur != "" {
-			c.currency = cur
+		if shownCurrency != "" {
+			c.currency = shownCurrency
 		}
 		switch pr.name {
 		case "lowprice":
@@ -202,19 +210,24 @@ func (r *reader) firstMicrodataPrices() map[string]bool {
 // visiblePrices adds the elements whose class or id says price and whose short text is
 // one amount, and the short texts elsewhere that are an amount with a currency.
 func (r *reader) visiblePrices(cands *[]Candidate) {
+	// shownPrice is an element showing an amount: its text, the amount and the currency
+	// the text names ("" when it names none).
+	type shownPrice struct {
+		node     sdk.Node
+		text     string
+		amount   float64
+		currency string
+	}
 	classed := sdk.Nodes(r.root.FindClass(priceClassWords...))
 	if len(classed) > maxPriceElements {
 		classed = classed[:maxPriceElements]
 	}
-	texts := classed.Text()
-	var nodes []sdk.Node
-	var shown []string
-	var amounts []float64
-	for i, t := range texts {
+	var shown []shownPrice
+	for i, t := range classed.Text() {
 		if len(t) == 0 || len(t) > maxPriceText || amountsIn(t) != 1 {
 			continue
 		}
-		a, ok := sdk.ParsePrice(t)
+		a, cur, _, ok := shownAmount(t, r.currencyHint)
 		if !ok {
 			continue
 		}
@@ -225,40 +238,45 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 			}
 		}
 		// An element holding its amount in a child of the same class is a container:
-		// the child is the candidate, with the container's currency sign.
-		if n := len(nodes); n > 0 && amounts[n-1] == a && inside(classed[i], nodes[n-1]) {
-			if currencyMark(t) == "" {
-				t += " " + currencyMark(shown[n-1])
-			}
-			nodes, shown, amounts = nodes[:n-1], shown[:n-1], amounts[:n-1]
+		// the child is the candidate, with the container's currency.
+		if n := len(shown); n > 0 && shown[n-1].amount == a && inside(classed[i], shown[n-1].node) {
+			cur = cmpOr(cur, shown[n-1].currency)
+			shown = shown[:n-1]
 		}
-		nodes, shown, amounts = append(nodes, classed[i]), append(shown, t), append(amounts, a)
+		shown = append(shown, shownPrice{classed[i], t, a, cur})
 	}
-	classedCount := len(nodes)
+	classedCount := len(shown)
 	// Amounts with a currency in texts of their own, outside any price class.
 	labels := sdk.Nodes(r.root.FindLabels(amountStarts...))
 	if len(labels) > maxAmountTexts {
 		labels = labels[:maxAmountTexts]
 	}
 	var loose sdk.Nodes
-	var looseText []string
+	var looseShown []shownPrice
 	for i, t := range labels.Text() {
-		if len(t) > maxPriceText || amountsIn(t) != 1 || currencyMark(t) == "" {
+		if len(t) > maxPriceText || amountsIn(t) != 1 {
 			continue
 		}
-		loose, looseText = append(loose, labels[i]), append(looseText, t)
+		a, cur, marked, ok := shownAmount(t, r.currencyHint)
+		if !ok || !marked {
+			continue
+		}
+		loose, looseShown = append(loose, labels[i]), append(looseShown, shownPrice{text: t, amount: a, currency: cur})
 		if len(loose) >= maxPriceElements/4 {
 			break
 		}
 	}
 	if len(loose) > 0 {
 		for i, parent := range loose.Ancestor("*") {
-			a, ok := sdk.ParsePrice(looseText[i])
-			if !ok || !parent.Exists() {
-				continue
+			if parent.Exists() {
+				looseShown[i].node = parent
+				shown = append(shown, looseShown[i])
 			}
-			nodes, shown, amounts = append(nodes, parent), append(shown, looseText[i]), append(amounts, a)
 		}
+	}
+	nodes := make([]sdk.Node, len(shown))
+	for i, s := range shown {
+		nodes[i] = s.node
 	}
 	els := describe(nodes)
 	for i := range els {
@@ -271,9 +289,10 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 			}
 			src = Text
 		}
-		t := strings.ToLower(shown[i])
-		c := Candidate{Field: Price, Source: src, Value: amountValue(amounts[i]), Amount: amounts[i], Where: el.where() + " " + truncate(shown[i], 40),
-			currency: currencyMark(shown[i]), el: el}
+		s := shown[i]
+		t := strings.ToLower(s.text)
+		c := Candidate{Field: Price, Source: src, Value: amountValue(s.amount), Amount: s.amount, Where: el.where() + " " + truncate(s.text, 40),
+			currency: s.currency, el: el}
 		c.struck = el.struck || containsAny(t, struckTexts)
 		if containsAny(t, otherPriceTexts) {
 			c.Features[OtherKind] = 1
@@ -281,7 +300,7 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 		if hasPrefixAny(t, fromTexts) {
 			c.Features[FromPrice] = 1
 		}
-		if extraLetters(shown[i]) > 3 {
+		if extraLetters(s.text) > 3 {
 			c.Features[ExtraText] = 1
 		}
 		*cands = append(*cands, c)
@@ -318,11 +337,11 @@ func splitCents(pieces []string) (float64, bool) {
 	if len(nums) != 2 || len(nums[1]) != 2 || strings.ContainsAny(nums[0], ".,") {
 		return 0, false
 	}
-	whole, ok := machineAmount(nums[0])
+	whole, ok := sdk.ParseMachinePrice(nums[0])
 	if !ok {
 		return 0, false
 	}
-	cents, _ := machineAmount(nums[1])
+	cents, _ := sdk.ParseMachinePrice(nums[1])
 	return whole + cents/100, true
 }
 
@@ -356,7 +375,7 @@ func amountsIn(s string) int {
 func extraLetters(s string) int {
 	n := 0
 	for _, w := range words(s) {
-		if len(w) == 3 && isCode(strings.ToUpper(w)) {
+		if len(w) == 3 && isCurrencyCode(strings.ToUpper(w)) {
 			continue
 		}
 		for _, r := range w {

@@ -1,8 +1,6 @@
 package rank
 
 import (
-	"math"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -38,21 +36,6 @@ func IsProduct(e sdk.Value) bool {
 }
 
 func isProduct(e sdk.Value) bool { return IsProduct(e) }
-
-// machineAmount reads an amount written for machines (JSON-LD, a content attribute): a
-// plain decimal is taken as it is, so "1.299" is one and a bit, never 1299; anything else
-// is read as a store displays it.
-func machineAmount(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, false
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		// ParseFloat also reads "NaN" and "Inf", which are no amounts.
-		return f, !math.IsNaN(f) && !math.IsInf(f, 0)
-	}
-	return sdk.ParsePrice(s)
-}
 
 // codesIn returns the code-like words of a URL's path and query: runs of letters and
 // digits of 4 to 24 characters holding a digit ("B07FW264WL", "93133869").

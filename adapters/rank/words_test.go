@@ -3,6 +3,8 @@ package rank
 import (
 	"reflect"
 	"testing"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
 func TestTokensSplitClassesIntoWords(t *testing.T) {
@@ -85,44 +87,38 @@ func TestSplitCentsReadsSuperscriptCents(t *testing.T) {
 	}
 }
 
-func TestCurrencyOfASignDependsOnThePagesCountry(t *testing.T) {
+func TestShownCurrencyIsTheExpectedOneWhenItsSignSaysSo(t *testing.T) {
 	for _, tc := range []struct {
-		text, region, want string
+		text, hint, want string
+		marked           bool
 	}{
-		{"19,99 €", "", "EUR"},
-		{"$19.99", "US", "USD"},
-		{"$19.99", "CA", "CAD"},
-		{"$19.99", "MX", "MXN"},
-		{"$19.99", "", "USD"},
-		{"199 kr", "NO", "NOK"},
-		{"199 kr", "SE", "SEK"},
-		{"R$ 99,90", "", "BRL"},
-		{"NT$2,320", "", "TWD"},
-		{"₩30,000", "", "KRW"},
-		{"¥1,280", "JP", "JPY"},
-		{"29.990 CLP", "", "CLP"},
-		{"(3592 Reviews)", "US", ""},
+		{"19,99 €", "", "EUR", true},
+		{"$19.99", "USD", "USD", true},
+		{"$19.99", "CAD", "CAD", true},
+		{"$19.99", "MXN", "MXN", true},
+		{"$19.99", "", "USD", true},
+		{"199 kr", "NOK", "NOK", true},
+		{"199 kr", "SEK", "SEK", true},
+		{"R$ 99,90", "", "BRL", true},
+		{"NT$2,320", "", "TWD", true},
+		{"₩30,000", "", "KRW", true},
+		{"¥1,280", "JPY", "JPY", true},
+		{"29.990 CLP", "", "CLP", true},
+		{"19,99", "EUR", "", false},
+		{"(3592 Reviews)", "USD", "", false},
 	} {
-		if got := isoOf(currencyMark(tc.text), tc.region); got != tc.want {
-			t.Errorf("isoOf(%q in %q) = %q, want %q", tc.text, tc.region, got, tc.want)
+		_, got, marked, _ := shownAmount(tc.text, tc.hint)
+		if got != tc.want || marked != tc.marked {
+			t.Errorf("shownAmount(%q, hint %q) currency = %q, marked %v; want %q, %v", tc.text, tc.hint, got, marked, tc.want, tc.marked)
 		}
-	}
-	if normalizeCode("rur") != "RUB" || normalizeCode("eur") != "EUR" || normalizeCode("XYZ") != "" {
-		t.Error("markup currency codes are not normalised")
 	}
 }
 
-func TestMachineAmountsAreReadAsWritten(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want float64
-		ok   bool
-	}{
-		{"1.299", 1.299, true}, {"1299", 1299, true}, {"1.299,00 €", 1299, true}, {"NaN", 0, false}, {"Inf", 0, false}, {"", 0, false},
-	} {
-		got, ok := machineAmount(tc.in)
-		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("machineAmount(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+func TestMarkupCurrenciesAreReadAsCodes(t *testing.T) {
+	r := &reader{locale: sdk.ParseLocale("en-CA")}
+	for in, want := range map[string]string{"rur": "RUB", "eur": "EUR", " USD ": "USD", "XYZ": "", "$": "CAD"} {
+		if got := r.markupCode(in); got != want {
+			t.Errorf("markupCode(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -60,6 +60,68 @@ func ParseAmount(text, currencyHint string) (value float64, currency string, ok 
 	return v, hint, true
 }
 
+// WritesCurrency reports whether text writes a currency's sign or code beside one of its
+// amounts, whichever currency that stands for: "199 kr", "$5" and "12 EUR" write one,
+// "12,50" and "3592 Reviews" none. ParseAmount names the currency; this tells an amount
+// that states its currency from one that takes the hinted currency by default.
+func WritesCurrency(text string) bool {
+	s := asciiDigits(text)
+	for i, runs := 0, 0; i < len(s) && runs < maxAmountsRead; runs++ {
+		for i < len(s) && !isDigitByte(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		run := scanAmount(s, i)
+		before, _ := markerBefore(s, run.start)
+		for _, m := range [...]string{before, markerAfter(s, run.end)} {
+			if isCurrencyMarker(m) {
+				return true
+			}
+		}
+		i = run.end
+	}
+	return false
+}
+
+// isUnitOfMeasure reports whether symbol is a unit a product's size or weight is written
+// in. CLDR gives some of these letters to a currency in one locale's data ("Kg." in
+// Turkmen), but beside an amount on a product page they are a quantity, never a price.
+func isUnitOfMeasure(symbol string) bool {
+	switch strings.ToLower(strings.TrimSuffix(symbol, ".")) {
+	case "kg", "mg", "g", "lb", "lbs", "oz", "km", "cm", "mm", "m", "ml", "cl", "l", "gb", "tb", "mb", "kw", "w", "v", "mah":
+		return true
+	}
+	return false
+}
+
+// isCurrencyMarker reports whether m, read beside an amount, is a currency's code or a
+// symbol some locale writes a currency with. A lone letter ("D" of "3D", "R", "K") is
+// not one: as in CurrencyFor, it is more often a unit or part of a name.
+func isCurrencyMarker(m string) bool {
+	key := cldr.SymbolKey(m)
+	if key == "" || isUnitOfMeasure(m) || utf8.RuneCountInString(key) == 1 && unicode.IsLetter([]rune(key)[0]) {
+		return false
+	}
+	if len(m) == 3 && isCurrencyCode(m) {
+		return true
+	}
+	if sign, _, cut := strings.Cut(m, "/"); cut && sign != "" {
+		key = cldr.SymbolKey(sign)
+	}
+	var found [32]string
+	if key == "" || len(cldr.CodesOf(found[:0], key)) > 0 {
+		return key != ""
+	}
+	for _, e := range storeSymbols {
+		if e.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // maxAmountsRead bounds the amounts ParseAmount looks at for one with a currency: a
 // price's text holds a few.
 const maxAmountsRead = 8
@@ -100,7 +162,7 @@ func currencyBeside(s string, run amountRun, hint string) string {
 // symbolCurrency names the currency a symbol read beside an amount stands for, given
 // the hinted currency; a symbol followed by a unit ("€/kg") is read without it.
 func symbolCurrency(symbol, hint string) string {
-	if symbol == "" {
+	if symbol == "" || isUnitOfMeasure(symbol) {
 		return ""
 	}
 	if code := currencyOfSymbol(symbol, hint, Locale{}); code != "" {

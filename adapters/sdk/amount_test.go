@@ -76,6 +76,7 @@ func TestParseAmountReadsTheWorldsNumberFormats(t *testing.T) {
 		{"R 199,99", "", 199.99, ""},
 		{"12 kr", "", 12, ""},
 		{"€2,50/kg", "", 2.5, "EUR"},
+		{"61,800 kg", "BRL", 61800, "BRL"},
 		// Other scripts' digits.
 		{"٣٤٥ ر.س.\u200f", "", 345, "SAR"},
 		{"١٬٢٣٤٫٥٠ د.إ.\u200f", "", 1234.5, "AED"},
@@ -158,6 +159,17 @@ func BenchmarkParseAmount(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if v, cur, _ := ParseAmount("1.299,00 €", ""); v != 1299 || cur != "EUR" {
 			b.Fatal(v, cur)
+		}
+	}
+}
+
+func TestWritesCurrencyTellsAStatedCurrencyFromNone(t *testing.T) {
+	for text, want := range map[string]bool{
+		"199 kr": true, "$5": true, "12 EUR": true, "R$ 99,90": true, "1 299:- kr": true, "3,99 €/kg": true, "￥1,280": true,
+		"12,50": false, "(3592 Reviews)": false, "3D Ручки": false, "61,800 kg": false, "3S. x Tertio": false, "R 99": false, "Save 20": false, "": false,
+	} {
+		if got := WritesCurrency(text); got != want {
+			t.Errorf("WritesCurrency(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
