@@ -23,11 +23,13 @@ const (
 	FromURL
 	FromImplied
 	// Agreement: another structured source, a visible element, a visible element near
-	// the heading gives the same value; how often the page shows it.
+	// the heading gives the same value; how often the page shows it; the structured
+	// data gives a value no other candidate of the page contradicts.
 	AgreeStructured
 	AgreeVisible
 	AgreeNear
 	Repeats
+	Alone
 	// Nearness in the document to the main heading and to the buy button: 1 inside it,
 	// falling to 0 ten levels above it or further.
 	HeadingNear
@@ -57,11 +59,13 @@ const (
 	AggregateLow
 	ProductScope
 	// Titles: the share of the candidate's words found in the <title>, in og:title and
-	// in the URL; the share of the <title>'s leading segment it covers; its length.
+	// in the URL; the share of the <title>'s leading segment and of the URL's last
+	// segment (its slug) it covers; its length.
 	OverlapTitle
 	OverlapOG
 	OverlapSlug
 	CoversTitle
+	CoversSlug
 	TitleWords
 	ShortTitle
 	LongTitle
@@ -88,12 +92,12 @@ var featureNames = [numFeatures]string{
 	"bias",
 	"from_jsonld", "from_microdata", "from_rdfa", "from_meta", "from_title_tag", "from_heading", "from_element",
 	"from_text", "from_label", "from_button", "from_url", "from_implied",
-	"agree_structured", "agree_visible", "agree_near", "repeats",
+	"agree_structured", "agree_visible", "agree_near", "repeats", "alone",
 	"heading_near", "buy_near", "first_near",
 	"in_other", "in_chrome", "in_cart", "in_hidden", "in_product",
 	"emphasis", "big_font", "other_kind", "has_currency", "extra_text", "from_price",
 	"first_entity", "lowest_offer", "variant_offer", "aggregate_low", "product_scope",
-	"overlap_title", "overlap_og", "overlap_slug", "covers_title", "title_words", "short_title", "long_title",
+	"overlap_title", "overlap_og", "overlap_slug", "covers_title", "covers_slug", "title_words", "short_title", "long_title",
 	"has_site_name", "banner", "title_class",
 	"in_url", "gtin_like", "digits_only", "letters_digits", "code_length", "strong_label", "kind_mpn", "kind_gtin",
 	"kind_productid",

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -28,6 +29,9 @@ type reader struct {
 	// urlWords are the words of the page's URL path; urlCodes its code-like tokens.
 	urlWords []string
 	urlCodes []string
+	// slugWords are the words of the URL path's last segment, where a store writes the
+	// product's name.
+	slugWords []string
 	// locale is the locale the page is written for; currencyHint the currency its prices
 	// are expected in: the first its structured data states, else its locale's.
 	locale       sdk.Locale
@@ -149,6 +153,7 @@ func (r *reader) readMarkup() {
 			r.siteNames = append(r.siteNames, name)
 		}
 		r.urlWords = words(r.url.Path)
+		r.slugWords = words(path.Base(r.url.Path))
 		r.urlCodes = codesIn(r.url.Path + " " + r.url.RawQuery)
 	}
 }

@@ -454,16 +454,26 @@ func markFirstNear(cands []Candidate) {
 
 // agree sets the agreement features of each candidate: whether another structured
 // source, a visible element, a visible element near the heading gives the same value
-// (by key), and how often the page shows it.
+// (by key), how often the page shows it, and, for structured data, whether no
+// competing candidate gives another value.
 func agree(cands []Candidate, key func(*Candidate) string) {
 	keys := make([]string, len(cands))
 	for i := range cands {
 		keys[i] = key(&cands[i])
 	}
+	values := map[string]bool{}
+	for i := range cands {
+		if keys[i] != "" && cands[i].Excluded == "" {
+			values[keys[i]] = true
+		}
+	}
 	for i := range cands {
 		c := &cands[i]
 		if keys[i] == "" {
 			continue
+		}
+		if len(values) == 1 && c.Excluded == "" && c.Source.structured() {
+			c.Features[Alone] = 1
 		}
 		shown := 0
 		for j := range cands {

@@ -136,6 +136,8 @@ func TestTheRankerAvoidsTraps(t *testing.T) {
 <p class="stock-status">Sold out</p></div><div class="related-products"><div class="tile"><button class="add-to-cart">Add to cart</button></div>
 <div class="tile"><button class="add-to-cart">Add to cart</button></div></div>`,
 			rank.Availability, rank.OutOfStock, 0},
+		{"a price only the meta tags state", `<meta property="og:type" content="product"><meta property="product:price:amount" content="1.299,00">
+<meta property="product:price:currency" content="eur"><h1>Board</h1>`, rank.Price, "1299", 0},
 		{"the structured product's currency", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"price":"49.00","priceCurrency":"CAD"}}</script>
 <h1>Lamp</h1><span class="price">$49.00</span>`, rank.Currency, "CAD", 0},
 	} {
@@ -153,5 +155,23 @@ func TestTheRankerAvoidsTraps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAShortenedTitleTagYieldsToTheHeading checks that a <title> which is the heading
+// cut short, where the URL's slug holds the rest, is ruled out, and one that merely
+// differs is not.
+func TestAShortenedTitleTagYieldsToTheHeading(t *testing.T) {
+	page := `<title>Trail lamp | Lumen</title><div class="product"><h1>Trail lamp 400</h1><span class="price">29,90 €</span></div>`
+	g := gather(t, "https://www.lumen.example/p/trail-lamp-400", page)
+	if c := find(g, rank.Title, "Trail lamp", "title"); c == nil || c.Excluded != "the main heading cut short" {
+		t.Errorf("the shortened <title> is %+v, want it ruled out", c)
+	}
+	if d, _ := rank.Default().Rank(g).Best(rank.Title); d == nil || d.Value != "Trail lamp 400" {
+		t.Errorf("title %+v, want the heading's", d)
+	}
+	g = gather(t, "https://www.lumen.example/p/trail-lamp", page)
+	if c := find(g, rank.Title, "Trail lamp", "title"); c == nil || c.Excluded != "" {
+		t.Errorf("with a slug that lacks the heading's extra words, the <title> is %+v, want it competing", c)
 	}
 }

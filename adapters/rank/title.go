@@ -2,6 +2,7 @@ package rank
 
 import (
 	"html"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -194,6 +195,7 @@ func (r *reader) titleFeatures(p *Page) {
 		v[OverlapOG] = overlap(w, ogWords)
 		v[OverlapSlug] = overlap(w, r.urlWords)
 		v[CoversTitle] = overlap(leading, w)
+		v[CoversSlug] = overlap(r.slugWords, w)
 		v[TitleWords] = min(float64(len(w)), 30) / 30
 		if len(w) <= 2 {
 			v[ShortTitle] = 1
@@ -211,7 +213,35 @@ func (r *reader) titleFeatures(p *Page) {
 		}
 		c.Excluded = titleRule(c.Value, r)
 	}
+	r.shortenedTitles(cands)
 	agree(cands, func(c *Candidate) string { return compact(c.Value) })
+}
+
+// shortenedTitles rules out a <title> or og:title that is the page's main heading cut
+// short: the heading begins with all its words and goes on with words the URL's slug
+// also holds ("Trail lamp" of a heading "Trail lamp 400" at /p/trail-lamp-400). Stores
+// shorten those tags; the heading names the product in full.
+func (r *reader) shortenedTitles(cands []Candidate) {
+	for i := range cands {
+		h := &cands[i]
+		if h.Source != Heading || h.Excluded != "" {
+			continue
+		}
+		full := words(h.Value)
+		for j := range cands {
+			c := &cands[j]
+			if c.Source != TitleTag && c.Source != Meta || c.Excluded != "" {
+				continue
+			}
+			short := words(c.Value)
+			if len(short) == 0 || len(short) >= len(full) || !slices.Equal(full[:len(short)], short) {
+				continue
+			}
+			if overlap(full[len(short):], r.slugWords) == 1 {
+				c.Excluded = "the main heading cut short"
+			}
+		}
+	}
 }
 
 // overlap is the share of the words of a found in b: 1 when b holds them all.
