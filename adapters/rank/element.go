@@ -137,7 +137,9 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []strin
 	e.chrome = e.chrome || hasWord(toks, chromeWords) || frame && hasWord(toks, frameWords)
 	// A control's own "add-to-cart" class says what it does, not that it sits in a cart.
 	e.cart = e.cart || depth > 0 && hasWord(toks, cartWords)
-	e.hidden = e.hidden || hasWord(toks, hiddenWords)
+	// The page's html and body elements are shown whatever their classes say: WordPress
+	// writes "product-template-default" on every product page's body.
+	e.hidden = e.hidden || fromRoot > 1 && hasWord(toks, hiddenWords)
 	e.product = e.product || depth <= 8 && hasWord(toks, productWords)
 	if near {
 		e.emphasis = e.emphasis || hasWord(toks, emphasisWords)

@@ -46,6 +46,9 @@ func TestRulesRuleOutWhatCannotBeTheValue(t *testing.T) {
 		{"list price specification", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"@type":"Offer","price":"29.90",
 			"priceSpecification":[{"@type":"UnitPriceSpecification","priceType":"https://schema.org/ListPrice","price":"39.90"}]}}</script>`,
 			rank.Price, "39.9", "a former or reference price"},
+		{"strikethrough price specification", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"@type":"Offer","price":29.90,
+			"priceSpecification":{"@type":"UnitPriceSpecification","priceType":"StrikethroughPrice","price":39.90}}}</script>`,
+			rank.Price, "39.9", "a former or reference price"},
 		{"high end of a range", `<script type="application/ld+json">{"@type":"Product","name":"Lamp","offers":{"@type":"AggregateOffer","lowPrice":"10","highPrice":"90"}}</script>`,
 			rank.Price, "90", "the high end of a range"},
 		{"zero price", `<meta property="product:price:amount" content="0"><h1>Lamp</h1>`, rank.Price, "0", "not above zero"},
@@ -128,6 +131,20 @@ func TestTheRankerAvoidsTraps(t *testing.T) {
 		{"sale price over the struck one", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1>
 <div class="price-box"><del class="price">39,90 €</del> <span class="price">29,90 €</span></div><button class="add-to-cart">Add to cart</button></div>`,
 			rank.Price, "29.9", 39.9},
+		{"sale price over one struck with <s>", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1>
+<div class="price-box"><s class="price">49,00 €</s> <span class="price">39,00 €</span></div><button class="add-to-cart">Add to cart</button></div>`,
+			rank.Price, "39", 49},
+		{"sale price over one struck by its style", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1>
+<div class="price-box"><span class="price" style="text-decoration: line-through">49,00 €</span> <span class="price">39,00 €</span></div>
+<button class="add-to-cart">Add to cart</button></div>`, rank.Price, "39", 49},
+		{"sale price over an old-price box", `<title>Lamp | Lumen</title><div class="product-info-main"><h1 class="page-title">Lamp</h1>
+<div class="price-box"><span class="special-price"><span class="price">£199.00</span></span>
+<span class="old-price"><span class="price">£250.00</span></span></div><button class="tocart">Add to Cart</button></div>`, rank.Price, "199", 250},
+		{"WooCommerce sale, screen-reader texts and all, on a WordPress page", `<body class="product-template-default single-product woocommerce">
+<title>Lamp | Lumen</title><div class="product"><h1 class="product_title">Lamp</h1><p class="price"><del aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi>250,00&nbsp;€</bdi></span></del>
+<span class="screen-reader-text">Original price was: 250,00&nbsp;€.</span><ins aria-hidden="true"><span class="woocommerce-Price-amount amount"><bdi>199,00&nbsp;€</bdi></span></ins>
+<span class="screen-reader-text">Current price is: 199,00&nbsp;€.</span></p><button class="single_add_to_cart_button button">Add to cart</button></div></body>`,
+			rank.Price, "199", 250},
 		{"own price over related products'", `<title>Lamp | Lumen</title><div class="product"><h1>Lamp</h1><span class="price">$49.00</span>
 <button class="add-to-cart">Add to cart</button></div><div class="related"><h2>You may also like</h2>
 <div class="tile"><span class="price">$12.00</span></div><div class="tile"><span class="price">$12.00</span></div><div class="tile"><span class="price">$15.00</span></div></div>`,
