@@ -36,6 +36,9 @@ type reader struct {
 	// are expected in: the first its structured data states, else its locale's.
 	locale       sdk.Locale
 	currencyHint string
+	// pricePairs are the price elements that show more than one amount, such as a
+	// listing tile's former and current price.
+	pricePairs []sdk.Node
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.

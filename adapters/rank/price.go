@@ -224,7 +224,13 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 	}
 	var shown []shownPrice
 	for i, t := range classed.Text() {
-		if len(t) == 0 || len(t) > maxPriceText || amountsIn(t) != 1 {
+		if len(t) == 0 || len(t) > maxPriceText {
+			continue
+		}
+		if amountsIn(t) != 1 {
+			if amountsIn(t) > 1 {
+				r.pricePairs = append(r.pricePairs, classed[i])
+			}
 			continue
 		}
 		a, cur, _, ok := shownAmount(t, r.currencyHint)
@@ -413,8 +419,9 @@ func (r *reader) priceFeatures(c *Candidate) {
 	}
 }
 
-// headingPrices counts the distinct amounts in the smallest block around the heading
-// that shows any.
+// headingPrices counts the prices in the smallest block around the heading that shows
+// any: its distinct amounts, and its price elements that show several (a listing tile's
+// former and current price is one more product's price).
 func (r *reader) headingPrices(p *Page, cands []Candidate) {
 	p.HeadingPriceLevel = -1
 	for _, c := range cands {
@@ -432,6 +439,15 @@ func (r *reader) headingPrices(p *Page, cands []Candidate) {
 		}
 	}
 	p.PricesNearHeading = len(seen)
+	if p.HeadingPriceLevel < 0 || p.HeadingPriceLevel >= len(r.heading) {
+		return
+	}
+	block := r.heading[p.HeadingPriceLevel]
+	for _, n := range r.pricePairs {
+		if inside(n, block) {
+			p.PricesNearHeading++
+		}
+	}
 }
 
 // markFirstNear marks the first competing visible candidate, in document order, among

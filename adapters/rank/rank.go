@@ -129,8 +129,9 @@ type Page struct {
 	Heading string
 	// BuyEnabled and BuyDisabled count the page's buy controls.
 	BuyEnabled, BuyDisabled int
-	// PricesNearHeading counts the distinct amounts shown in the smallest block around
-	// the heading that shows any, and HeadingPriceLevel is how many levels above the
+	// PricesNearHeading counts the prices shown in the smallest block around the heading
+	// that shows any (its distinct amounts, and its price elements that show several),
+	// and HeadingPriceLevel is how many levels above the
 	// heading that block is (-1: none within reach): a product's block shows one or two,
 	// a listing's grid many.
 	PricesNearHeading int
