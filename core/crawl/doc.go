@@ -98,6 +98,8 @@
 //   - A bot wall stops the whole listing at once: every further page would meet it.
 //   - A page robots.txt disallows, or a first page the store answers 404 for, simply ends
 //     its collection (see isCollectionEnd).
+//   - A collection is saved with its first page's listings, once the store has served
+//     that page: a collection the store does not serve is never recorded.
 //   - A crawl that finds no collection or product page, or no listing in any, fails and
 //     says so.
 //   - A product page the store fails to give fails its collection as a listing page

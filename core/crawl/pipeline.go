@@ -86,8 +86,9 @@ type crawlState struct {
 	// this map, and its keys are copies (see listingWriter.write).
 	written map[string]uint64
 	seed    maphash.Seed
-	// unsaved holds the collections discovery found until listOnce saves them.
-	unsaved []catalog.CollectionInput
+	// unserved counts the collections discovery found that the store does not serve (see
+	// collectionLister.isCollectionEnd): they are not recorded.
+	unserved int
 	// sources is what each source gave discovery, for the crawl's Method.
 	sources discoverySources
 }
@@ -195,7 +196,10 @@ func (p *Pipeline) discoverAndList(ctx context.Context, st *crawlState, home *ad
 	}
 	job.Step(stepListingsIdx, execution.Completed)
 	log.Info("collections listed", "elapsed", time.Since(started))
-	return Result{CollectionsTotal: len(collections), ListingsTotal: total}, nil
+	st.mu.Lock()
+	recorded := len(collections) - st.unserved
+	st.mu.Unlock()
+	return Result{CollectionsTotal: recorded, ListingsTotal: total}, nil
 }
 
 // listingsTotal is the number of distinct listings the crawl found in its collections.
@@ -261,6 +265,11 @@ type collection struct {
 	fromPages *productPages
 }
 
+// input is the collection in the catalog's form.
+func (c collection) input() catalog.CollectionInput {
+	return catalog.CollectionInput{URL: c.key, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount}
+}
+
 // siteHome returns the home page the crawl reads the site from.
 //
 // When the request for the home page was redirected within the vendor's site (to https,
@@ -289,7 +298,8 @@ func siteHome(home *adapter.Document, vendor string) (*adapter.Document, error) 
 // discover finds the vendor's collections: those the platform's adapter names, or else
 // those the generic adapters find linked from the home page together with what the
 // site's sitemaps name (plan, nil when they were not read). It keeps the collections on
-// the vendor's host, each once, and leaves them in st.unsaved for listOnce to save.
+// the vendor's host, each once. None is saved yet: a collection is recorded once the store
+// serves its first page (see collectionLister.listPage).
 func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.Document) ([]collection, *sitemapPlan, error) {
 	found, err := p.adapters.Discovery(ctx, st.platform, home)
 	if err != nil && (ctx.Err() != nil || errors.Is(err, adapter.ErrBlocked)) {
@@ -303,7 +313,6 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 		// The platform's own catalog names every collection, and its collection of
 		// every product where it has one: its sitemaps would add nothing.
 		src.platform = true
-		st.unsaved = collectionInputs(out)
 		return out, nil, nil
 	}
 	plan, serr := p.readSitemaps(ctx, st, home)
@@ -330,7 +339,6 @@ func (p *Pipeline) discover(ctx context.Context, st *crawlState, home *adapter.D
 	src.added = len(more)
 	out = append(out, more...)
 	if len(out) > 0 || len(plan.pages) > 0 {
-		st.unsaved = collectionInputs(out)
 		return out, plan, nil
 	}
 	// Fail with a reason: a crawl that completed with nothing would leave whoever started
@@ -360,15 +368,6 @@ func keepCollections(found []adapter.Collection, vendor string, have map[string]
 		out = append(out, collection{Collection: c, key: u})
 	}
 	return out
-}
-
-// collectionInputs are the catalog inputs of cs.
-func collectionInputs(cs []collection) []catalog.CollectionInput {
-	inputs := make([]catalog.CollectionInput, len(cs))
-	for i, c := range cs {
-		inputs[i] = catalog.CollectionInput{URL: c.key, Title: c.Title, Handle: c.Handle, ProductsTotal: c.ProductsCount}
-	}
-	return inputs
 }
 
 // sameVendor reports whether pageURL, already in urlnorm.Page's canonical form, is on the
@@ -465,24 +464,10 @@ func (p *Pipeline) listOnce(ctx context.Context, st *crawlState, collections []c
 			w.backlog.set(c.key, count(c.Collection), 0)
 		}
 	}
-	unsaved := st.unsaved
-	st.unsaved = nil
 	slots := newListSlots(p.opts.Collections)
 	var mu sync.Mutex
 	var unlisted []unlistedCollection
-	g.Go(func() error {
-		// Save the collections while their first pages are fetched, and before the writer
-		// writes any listing, because a listing is linked to its collections as it is
-		// written. Saving them before listing starts would make the first pages wait.
-		// This uses ctx rather than gctx, so the collections are saved even when listing
-		// fails at once.
-		if len(unsaved) > 0 {
-			if err := p.catalog.UpsertCollections(ctx, st.vendor, unsaved, time.Now()); err != nil {
-				return err
-			}
-		}
-		return w.run(gctx)
-	})
+	g.Go(func() error { return w.run(gctx) })
 	g.Go(func() error {
 		defer w.close()
 		// A bot wall stops the listing at once: every further page would meet it.
@@ -556,10 +541,19 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 		cursors = cursors[:min(len(cursors), p.opts.MaxPages-pages)]
 		lp, cursor, err := l.listRound(ctx, cursors, first)
 		if err != nil {
-			if l.isCollectionEnd(err, first) {
-				break
+			if !l.isCollectionEnd(err, first) {
+				return err
 			}
-			return err
+			if first {
+				// The store does not serve the collection, so it is not recorded.
+				l.st.mu.Lock()
+				l.st.unserved++
+				l.st.progress.CollectionsFound--
+				l.st.mu.Unlock()
+				l.st.publish()
+				return nil
+			}
+			break
 		}
 		pages += len(cursors)
 		switch {
@@ -583,8 +577,9 @@ func (p *Pipeline) listCollection(ctx context.Context, st *crawlState, c collect
 // isCollectionEnd reports whether err, met while listing a page, means the collection
 // simply ends there, as the site wants, rather than that listing failed. That is so when
 // robots.txt keeps crawlers away from the page, or when the collection's first page does
-// not exist (a stale link in a menu or sitemap). A page missing later in the collection
-// means the listing was cut short, which is an error.
+// not exist (a stale link in a menu or sitemap, or a collection the platform has but this
+// store does not serve). A page missing later in the collection means the listing was cut
+// short, which is an error. A collection that ends at its first page is not recorded.
 func (l *collectionLister) isCollectionEnd(err error, first bool) bool {
 	switch {
 	case errors.Is(err, adapter.ErrDisallowed):
@@ -664,8 +659,14 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 	// Update the backlog before the writer receives the page, so that the writer never
 	// counts this page among the listings still to come (see listingWriter.writeThreshold).
 	l.w.backlog.set(l.c.key, size, found)
-	if len(inputs) > 0 {
-		if err := l.w.send(ctx, writeRequest{listings: inputs}); err != nil {
+	req := writeRequest{listings: inputs}
+	if first {
+		// The store serves the collection: record it, before any of its listings.
+		in := l.c.input()
+		req.served = &in
+	}
+	if len(req.listings) > 0 || req.served != nil {
+		if err := l.w.send(ctx, req); err != nil {
 			return lp, err
 		}
 	}

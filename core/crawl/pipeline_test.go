@@ -383,9 +383,7 @@ func TestListAllReleasesPagesOnceTheirListingsAreWritten(t *testing.T) {
 
 	// Pages 1 to 5 written, the last page still being listed.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		written.mu.Lock()
-		n := len(written.events)
-		written.mu.Unlock()
+		n := written.listings()
 		if n == 50 {
 			break
 		}

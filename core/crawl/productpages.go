@@ -215,7 +215,6 @@ func (p *Pipeline) listSitemapPages(ctx context.Context, st *crawlState, plan *s
 	if err != nil {
 		return nil, err
 	}
-	st.unsaved = collectionInputs([]collection{c})
 	before := len(st.written)
 	if err := p.listMore(ctx, st, []collection{c}); err != nil {
 		return nil, err
@@ -247,15 +246,13 @@ func sitemapCollection(plan *sitemapPlan, unlisted []sitemapPage, known map[stri
 }
 
 // newCollections returns the collections of found that are on the vendor's host and not
-// among listed, each once, and leaves them in st.unsaved for listOnce to save.
+// among listed, each once.
 func (p *Pipeline) newCollections(st *crawlState, found []adapter.Collection, listed []collection) []collection {
 	have := map[string]bool{}
 	for _, c := range listed {
 		have[c.key] = true
 	}
-	out := keepCollections(found, st.vendor, have)
-	st.unsaved = collectionInputs(out)
-	return out
+	return keepCollections(found, st.vendor, have)
 }
 
 // listMore lists collections found after the first ones were listed, and counts them.

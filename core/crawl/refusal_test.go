@@ -104,8 +104,9 @@ func (pagingAdapter) Call(_ context.Context, req *adapter.Request) (*adapter.Res
 // every other collection, keeps what it found, and lists that collection again, since the
 // fault may pass. If it fails again, the crawl fails and names the page, rather than
 // completing with listings silently missing. A collection whose first page the store
-// answers 404 for holds nothing and fails nothing, and a page robots.txt disallows ends its
-// collection there. A bot wall stops the crawl.
+// answers 404 for fails nothing and is not recorded, and a page robots.txt disallows ends
+// its collection there. A bot wall stops the crawl. Only the collections whose first page
+// the store served are recorded.
 func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 	const shop = "https://shop.example/collections/"
 	for _, tc := range []struct {
@@ -115,17 +116,23 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 		err      string // in the crawl's error; "" for none
 		blocked  bool
 		links    int
+		// recorded are the collections recorded, for a crawl not stopped by a bot wall.
+		recorded []string
 	}{
-		{name: "whole", links: 18},
+		{name: "whole", links: 18, recorded: []string{"shoes", "hats", "socks"}},
 		{name: "page failing", status: map[string]int{shop + "hats?page=2": 503},
 			err: "could not list 1 of 3 collections whole (the listings found are saved; crawl again to complete it): list " +
-				shop + "hats with paging: collection page " + shop + "hats?page=2: status 503", links: 15},
-		{name: "page failing for a while", status: map[string]int{shop + "hats?page=2": 503}, failures: 1, links: 18},
+				shop + "hats with paging: collection page " + shop + "hats?page=2: status 503", links: 15,
+			recorded: []string{"shoes", "hats", "socks"}},
+		{name: "page failing for a while", status: map[string]int{shop + "hats?page=2": 503}, failures: 1, links: 18,
+			recorded: []string{"shoes", "hats", "socks"}},
 		{name: "two failing", status: map[string]int{shop + "hats?page=2": 503, shop + "socks": 500},
-			err: "could not list 2 of 3 collections whole", links: 9},
-		{name: "collection gone", status: map[string]int{shop + "socks": 404}, links: 12},
-		{name: "robots.txt", status: map[string]int{shop + "socks?page=2": disallowed, shop + "hats": disallowed}, links: 9},
-		{name: "page gone", status: map[string]int{shop + "socks?page=2": 404}, err: "answered 404", links: 15},
+			err: "could not list 2 of 3 collections whole", links: 9, recorded: []string{"shoes", "hats"}},
+		{name: "collection gone", status: map[string]int{shop + "socks": 404}, links: 12, recorded: []string{"shoes", "hats"}},
+		{name: "robots.txt", status: map[string]int{shop + "socks?page=2": disallowed, shop + "hats": disallowed}, links: 9,
+			recorded: []string{"shoes", "socks"}},
+		{name: "page gone", status: map[string]int{shop + "socks?page=2": 404}, err: "answered 404", links: 15,
+			recorded: []string{"shoes", "hats", "socks"}},
 		{name: "bot wall", status: map[string]int{shop + "socks?page=2": 403}, blocked: true,
 			err: "list " + shop + "socks with paging: fetch " + shop + "socks?page=2: automated access not permitted: Cloudflare answered 403"},
 		{name: "bot wall at once", status: map[string]int{shop + "shoes": 403}, blocked: true,
@@ -153,11 +160,20 @@ func TestCrawlListsWhatItCanAndSaysWhatItCouldNot(t *testing.T) {
 						t.Errorf("fetched %q after the wall at %s", last, walled)
 					}
 				}
-				// What discovery found is kept, though no page could be listed.
-				if len(store.collections) != 3 {
-					t.Errorf("collections saved: %q, want the 3 found", store.collections)
+				// A collection whose first page is behind the wall was not served.
+				for walled := range tc.status {
+					if slices.Contains(store.collections, walled) {
+						t.Errorf("collections recorded: %q, with %s behind the wall", store.collections, walled)
+					}
 				}
 				return
+			}
+			var recorded []string
+			for _, name := range tc.recorded {
+				recorded = append(recorded, shop+name)
+			}
+			if !slices.Equal(slices.Sorted(slices.Values(store.collections)), slices.Sorted(slices.Values(recorded))) {
+				t.Errorf("collections recorded: %q, want %q", store.collections, recorded)
 			}
 			if len(store.links) != tc.links {
 				t.Errorf("%d listings linked, want %d: %q", len(store.links), tc.links, store.links)

@@ -31,10 +31,13 @@ const (
 	writeLinger      = 250 * time.Millisecond
 )
 
-// writeRequest is what a collection's lister hands the writer: either a page of listings
-// to save, or word that a collection is finished.
+// writeRequest is what a collection's lister hands the writer: a page of listings to save,
+// with the collection on its first page, or word that a collection is finished.
 type writeRequest struct {
 	listings []catalog.ListingInput
+	// served, when set, is a collection whose first page the store has served. It is
+	// saved before the listings, which are linked to it as they are written.
+	served *catalog.CollectionInput
 	// finishedCollection, when set, is the key of a collection whose pages were all queued
 	// before this request. finishedTotal is the number of listings found in it.
 	finishedCollection string
@@ -165,9 +168,12 @@ func (w *listingWriter) take(ctx context.Context, batch *[]writeRequest) (open b
 // once every listing it held is in the catalog, so that a resumed crawl never skips one.
 func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []writeRequest) error {
 	var listings []catalog.ListingInput
-	var finished []catalog.CollectionInput
+	var served, finished []catalog.CollectionInput
 	for _, r := range batch {
 		listings = append(listings, r.listings...)
+		if r.served != nil {
+			served = append(served, *r.served)
+		}
 		if r.finishedCollection != "" {
 			// Record how many products the collection really holds, now that they are
 			// counted.
@@ -183,6 +189,11 @@ func (w *listingWriter) write(ctx context.Context, store catalog.Store, batch []
 		}
 	}
 	now := time.Now()
+	if len(served) > 0 {
+		if err := store.UpsertCollections(ctx, st.vendor, served, now); err != nil {
+			return fmt.Errorf("write %d collections: %w", len(served), err)
+		}
+	}
 	if err := store.UpsertListings(ctx, st.vendor, listings, now); err != nil {
 		return fmt.Errorf("write %d listings: %w", len(listings), err)
 	}

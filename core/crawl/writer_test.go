@@ -22,7 +22,7 @@ import (
 type recordingStore struct {
 	catalog.Store
 	mu     sync.Mutex
-	events []string // "listing URL" or "total URL N"
+	events []string // "listing URL", "linked URL", "collection URL" or "total URL N"
 	writes int      // calls of UpsertListings
 	fail   error
 }
@@ -48,9 +48,26 @@ func (s *recordingStore) UpsertCollections(_ context.Context, _ string, cs []cat
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range cs {
-		s.events = append(s.events, "total "+c.URL+" "+strconv.Itoa(*c.ProductsTotal))
+		if c.ProductsTotal == nil {
+			s.events = append(s.events, "collection "+c.URL)
+		} else {
+			s.events = append(s.events, "total "+c.URL+" "+strconv.Itoa(*c.ProductsTotal))
+		}
 	}
 	return nil
+}
+
+// listings counts the listing writes recorded so far.
+func (s *recordingStore) listings() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, e := range s.events {
+		if strings.HasPrefix(e, "listing ") {
+			n++
+		}
+	}
+	return n
 }
 
 func pageOf(collection string, urls ...string) writeRequest {

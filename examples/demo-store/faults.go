@@ -75,6 +75,9 @@ func (s *Store) faultList() []Fault {
 	if f.Latency > 0 {
 		fs = append(fs, Fault{"latency", "*", "+" + f.Latency.String(), "added to every answer"})
 	}
+	if f.NoAllProducts {
+		fs = append(fs, Fault{"no-all-products", "/collections/all", "404", "the store does not serve the collection of all its products"})
+	}
 	if f.WWW {
 		fs = append(fs, Fault{"www", "*", "301 -> www.{host}", "any request naming a host without www."})
 	}

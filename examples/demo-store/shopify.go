@@ -51,6 +51,8 @@ func (s *Store) shopifyRoute(path string) (Route, http.HandlerFunc) {
 		rest := strings.TrimPrefix(path, "/collections/")
 		handle, tail, _ := strings.Cut(rest, "/")
 		switch {
+		case handle == "all" && s.opts.Faults.NoAllProducts:
+			return RouteOther, nil
 		case tail == "products.json":
 			return RouteCollectionProductsJSON, s.shopifyCollectionProductsJSON
 		case tail == "":

@@ -79,6 +79,9 @@ type Faults struct {
 	// {handle} standing for its handle: "/go/{handle}?status=302" links every product
 	// through a redirect (see RedirectPrefix). Empty links the product's page.
 	ProductLinks string
+	// NoAllProducts makes a Shopify store answer 404 for /collections/all and its pages,
+	// which Shopify serves for most stores but not for every one.
+	NoAllProducts bool
 }
 
 // RateLimit describes 429 bursts: after every Every answered requests, the next Burst
