@@ -357,6 +357,7 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 			e.strField("handle", c.Handle)
 			e.strField("title", c.Title)
 			e.intPtr("products_count", c.ProductsCount)
+			e.strField("currency", c.Currency)
 			e.close('}')
 		}
 		e.close(']')

@@ -33,7 +33,7 @@ func TestEncoderAgreesWithEncodingJSON(t *testing.T) {
 		Info:        &Info{Name: "n", Version: "1", Platforms: []string{"p"}, Capabilities: []string{"extract"}},
 		Fetch:       []string{"https://x/a"},
 		Detection:   &Detection{Platform: "p", Confidence: 0.9, Evidence: []string{"e"}},
-		Collections: []Collection{{URL: "https://x/c", Handle: "c", ProductsCount: ptr(3)}},
+		Collections: []Collection{{URL: "https://x/c", Handle: "c", ProductsCount: ptr(3), Currency: "EUR"}},
 		Listings: []Listing{{URL: "https://x/p", ID: "1", Price: &Price{Current: 2}, Images: []Image{{URL: "u"}}},
 			{URL: "https://x/q", Images: []Image{{URL: "https://x/q.jpg"}, {URL: "https://x/q2.jpg", Position: 2}}}},
 		Next: "2", Total: 720, Ahead: []string{"2", "3"}, Product: p, Outcome: "other", Message: "m",

@@ -87,6 +87,10 @@ type Collection struct {
 	Handle        string `json:"handle,omitempty"`
 	Title         string `json:"title,omitempty"`
 	ProductsCount *int   `json:"products_count,omitempty"`
+	// Currency is the ISO 4217 code of the store's prices when its pages say (Discover
+	// reads it once, usually from the home page); the host gives it to the collection's
+	// listings whose price names none.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Listing is a product as a collection shows it.

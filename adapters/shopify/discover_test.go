@@ -256,3 +256,39 @@ func TestDiscoverSaysAStoreIsPasswordProtected(t *testing.T) {
 		}
 	}
 }
+
+// Discovery gives every collection the store's currency, which products.json does not
+// carry: from the home page (Shopify.currency, OpenGraph or JSON-LD), else from a product
+// page the home page links to.
+func TestDiscoverGivesTheStoresCurrency(t *testing.T) {
+	base := "https://shop.example"
+	for _, tc := range []struct {
+		name, home string
+		pages      sdktest.Pages
+		want       string
+	}{
+		{"Shopify.currency", `<script>window.Shopify={};Shopify.currency = {"active":"EUR","rate":"1.0"};</script>`, nil, "EUR"},
+		{"OpenGraph", `<meta property="og:price:currency" content="gbp">`, nil, "GBP"},
+		{"a product page", `<a href="/products/mug">Mug</a>`, sdktest.Pages{base + "/products/mug": {URL: base + "/products/mug", Status: 200,
+			Body: []byte(`<script type="application/ld+json">{"@type":"Product","offers":{"priceCurrency":"CAD","price":"9"}}</script>`)}}, "CAD"},
+		{"nowhere", `<a href="/pages/about">About</a>`, nil, ""},
+	} {
+		for path, m := range paths(t) {
+			home := &adapter.Document{URL: base + "/", Status: 200, Body: []byte("<html><head>" + tc.home + "</head></html>")}
+			pages := sdktest.Pages{}
+			for u, d := range tc.pages {
+				pages[u] = d
+			}
+			set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: pages}
+			cols, err := set.Discover(context.Background(), "shopify", home)
+			if err != nil || len(cols) == 0 {
+				t.Fatalf("%s/%s: %v %v", tc.name, path, cols, err)
+			}
+			for _, c := range cols {
+				if c.Currency != tc.want {
+					t.Errorf("%s/%s: collection %s in %q, want %q", tc.name, path, c.Handle, c.Currency, tc.want)
+				}
+			}
+		}
+	}
+}

@@ -20,7 +20,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.7.0"
+const Version = "1.7.1"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
@@ -87,8 +87,9 @@ func originOf(u *url.URL) string {
 }
 
 // Discover lists collections from /collections.json and from the sitemap's collection
-// sitemaps, merged and in that order, then /collections/all when neither named it. A
-// store behind its password page (the home page the host hands over is that page) fails.
+// sitemaps, merged and in that order, then /collections/all when neither named it, each
+// with the store's currency (see storeCurrency). A store behind its password page (the
+// home page the host hands over is that page) fails.
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	base := origin(c.URL())
 	if base == "" {
@@ -101,7 +102,8 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	}
 	cj := c.Need(base + "/collections.json?limit=250")
 	sm := c.Need(base + "/sitemap.xml")
-	if cj == nil || sm == nil {
+	currency, found := storeCurrency(c)
+	if cj == nil || sm == nil || !found {
 		return nil, sdk.ErrPending
 	}
 	var out []sdk.Collection
@@ -152,7 +154,37 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	// products out of all it made) is never found. Its pages mostly relist products met in
 	// other collections, which costs their links and not their writes.
 	add(sdk.Collection{URL: base + "/collections/all", Handle: "all", Title: "All products"})
+	for i := range out {
+		out[i].Currency = currency
+	}
 	return out, nil
+}
+
+// storeCurrency is the store's active currency, which products.json does not give: read
+// from the home page (c.Page()), else from a product page the home page links to, which
+// it asks for. found is false while that page is awaited; currency is "" when neither
+// page says.
+func storeCurrency(c *sdk.Call) (currency string, found bool) {
+	home := c.Page()
+	if !home.OK() {
+		return "", true
+	}
+	root := home.HTML()
+	if currency = pageCurrency(root, home); currency != "" {
+		return currency, true
+	}
+	href := root.FindOne("//a[contains(@href, '/products/')]").Attr("href")
+	if href == "" {
+		return "", true
+	}
+	product := c.Need(c.Resolve(href))
+	if product == nil {
+		return "", false
+	}
+	if !product.OK() {
+		return "", true
+	}
+	return pageCurrency(product.HTML(), product), true
 }
 
 // handleAfter returns the path segment after marker in rawURL ("/products/"), or "".

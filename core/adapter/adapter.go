@@ -161,6 +161,10 @@ type Collection struct {
 	Title  string `json:"title,omitempty"`
 	// ProductsCount is the number of products when the store says, else nil.
 	ProductsCount *int `json:"products_count,omitempty"`
+	// Currency is the ISO 4217 code of the prices the collection lists, when the store
+	// says (its one currency, read once at discovery); "" when unknown. A listing whose
+	// price names no currency is in this one.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Listing is a product as a collection page shows it.

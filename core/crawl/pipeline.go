@@ -647,7 +647,7 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 		if err != nil || !sameVendor(u, l.st.vendor) {
 			continue
 		}
-		inputs = append(inputs, listingInput(u, listing, l.c.key))
+		inputs = append(inputs, listingInput(u, listing, l.c.key, l.c.Currency))
 	}
 	l.mu.Lock()
 	l.found += len(inputs)
@@ -745,14 +745,18 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 }
 
 // listingInput converts the adapter's listing l into the catalog's form. u is the
-// listing's canonical URL; when l's own URL differs, it is kept as the page URL.
-func listingInput(u string, l adapter.Listing, collectionURL string) catalog.ListingInput {
+// listing's canonical URL; when l's own URL differs, it is kept as the page URL. A price
+// that names no currency is in currency, the store's as discovery found it.
+func listingInput(u string, l adapter.Listing, collectionURL, currency string) catalog.ListingInput {
 	in := catalog.ListingInput{URL: u, Name: l.Title, CollectionURLs: []string{collectionURL}}
 	if l.URL != u {
 		in.PageURL = l.URL
 	}
 	if l.Price != nil {
 		in.Price = listingPrice(l.Price)
+		if in.Price.Currency == "" {
+			in.Price.Currency = currency
+		}
 	}
 	for i, img := range l.Images {
 		in.Images = append(in.Images, listingImage(i, img))
