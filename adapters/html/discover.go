@@ -5,7 +5,8 @@ import "github.com/stockroom/stockroom/adapters/sdk"
 // Discover lists the categories that the home page links to. It takes every link in the
 // page's menus (nav, header, anything marked as a menu), and every link elsewhere whose
 // path looks like a category's. It skips links to products, to the home page and to the
-// store's own pages (cart, account, blog and the like).
+// store's own pages (cart, account, blog and the like). Each collection carries the
+// currency of the home page's prices, when the page says.
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
@@ -49,6 +50,11 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	}
 	for _, a := range root.Find("//a[@href]") {
 		add(a, false)
+	}
+	if currency := pageCurrency(page, c.URL()); currency != "" {
+		for i := range out {
+			out[i].Currency = currency
+		}
 	}
 	return out, nil
 }

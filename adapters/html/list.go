@@ -6,6 +6,24 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
+// inCurrency gives the listings of page, at pageURL, whose price names no currency the
+// page's (pageCurrency), read once for the page.
+func inCurrency(listings []sdk.Listing, page *sdk.Doc, pageURL string) {
+	currency := ""
+	for i := range listings {
+		p := listings[i].Price
+		if p == nil || p.Currency != "" {
+			continue
+		}
+		if currency == "" {
+			if currency = pageCurrency(page, pageURL); currency == "" {
+				return
+			}
+		}
+		p.Currency = currency
+	}
+}
+
 // List reads one page of the collection at c.URL(). The cursor is the URL of the page to
 // read, or "" for the collection's first page. The answer's Next is the URL of the
 // following page, or "" on the last page.
@@ -41,6 +59,7 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	// Ask the host for every link's target in one call.
 	hrefs := sdk.Nodes(links).Attr("href")
 	items, tiles := readTiles(links, hrefs, urls)
+	inCurrency(items, d, urls.page)
 	out := sdk.Page{Listings: items}
 	if next := nextPage(c.URL(), target, root, links, hrefs, tiles, urls); next != "" && next != target && next != c.URL() {
 		out.Next = next

@@ -55,3 +55,36 @@ func TestListReadsTilesAndFollowsNext(t *testing.T) {
 		t.Errorf("foreign cursor followed: %+v", p)
 	}
 }
+
+// Every priced listing names its currency: the page markup's, else the one its prices are
+// written in, read in the page's locale, else the locale's.
+func TestListingsNameTheirCurrency(t *testing.T) {
+	grid := func(head, price string) string {
+		return `<html` + head + `><body><ul>` +
+			`<li><a href="/products/spade"><img src="/img/spade.jpg"><h3>Spade</h3></a><div class="price">` + price + `</div></li>` +
+			`<li><a href="/products/rake"><img src="/img/rake.jpg"><h3>Rake</h3></a><div class="price">` + price + `</div></li>` +
+			`</ul></body></html>`
+	}
+	for _, tc := range []struct {
+		name, page, want string
+	}{
+		{"markup", grid(`><head><meta property="og:price:currency" content="chf"></head`, "19.90"), "CHF"},
+		{"symbol", grid(` lang="en"`, "£19.90"), "GBP"},
+		{"symbol in the locale", grid(` lang="en-CA"`, "$19.90"), "CAD"},
+		{"dollar in English", grid(` lang="en"`, "$19.90"), "USD"},
+		{"locale alone", grid(` lang="de-AT"`, "19,90"), "EUR"},
+		{"nothing says", grid(``, "19.90"), ""},
+	} {
+		pages := sdktest.Pages{site + "/garden": htmlDoc(site+"/garden", tc.page)}
+		set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: pages}
+		p, err := set.List(context.Background(), "", site+"/garden", "", 0)
+		if err != nil || len(p.Listings) != 2 {
+			t.Fatalf("%s: %+v %v", tc.name, p, err)
+		}
+		for _, l := range p.Listings {
+			if l.Price == nil || l.Price.Currency != tc.want {
+				t.Errorf("%s: %s priced %+v, want in %q", tc.name, l.URL, l.Price, tc.want)
+			}
+		}
+	}
+}

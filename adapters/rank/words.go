@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -249,3 +250,7 @@ func truncate(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// PriceClassWords are the words that mark a price's element in its id or class, in the
+// languages stores write their markup in; the html adapter reads listing prices by them.
+func PriceClassWords() []string { return slices.Clone(priceClassWords) }

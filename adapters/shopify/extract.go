@@ -181,23 +181,11 @@ func tags(v sdk.Value) []string {
 	return out
 }
 
-// pageCurrency finds the shop's active currency on the product page: OpenGraph, then
-// JSON-LD offers, then the Shopify.currency object of the theme's script.
+// pageCurrency finds the shop's active currency on one of its pages: the markup's (see
+// sdk.MarkupCurrency), then the Shopify.currency object of the theme's script.
 func pageCurrency(root sdk.Node, page *sdk.Doc) string {
-	if c := root.FindOne("//meta[@property='og:price:currency' or @property='product:price:currency']").Attr("content"); c != "" {
-		return strings.ToUpper(strings.TrimSpace(c))
-	}
-	for _, e := range page.JSONLD().Array() {
-		for _, o := range e.Get("offers").List() {
-			if c := o.Get("priceCurrency").String(); c != "" {
-				return strings.ToUpper(c)
-			}
-			for _, sub := range o.Get("offers").List() {
-				if c := sub.Get("priceCurrency").String(); c != "" {
-					return strings.ToUpper(c)
-				}
-			}
-		}
+	if c := sdk.MarkupCurrency(page); c != "" {
+		return c
 	}
 	script := root.TextOf("//script[contains(., 'Shopify.currency')]")
 	if i := strings.Index(script, `"active":"`); i >= 0 {

@@ -12,6 +12,8 @@ import (
 func TestListingsCarryTheStoresCurrency(t *testing.T) {
 	stores := []demostore.Options{
 		{Kind: demostore.Shopify, Products: 30, Currency: "EUR"},
+		{Kind: demostore.JSONLD, Products: 30, Currency: "GBP"},
+		{Kind: demostore.HTML, Products: 30, Currency: "EUR"},
 	}
 	s := newStack(t, stores...)
 	for i, st := range s.fleet.Stores {
