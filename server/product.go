@@ -12,7 +12,9 @@ import (
 )
 
 // The product object, in the v2 and v1 shapes. Every field is always present: null where
-// unknown or where its flag is off, so the schema never changes with the flags.
+// unknown or where its flag is off, so the schema never changes with the flags. The fields
+// the interface types as strings without "or null" (title, description, vendor) are
+// strings, empty when unknown.
 
 type priceJSON struct {
 	CurrentValue   float64  `json:"current_value"`
@@ -53,9 +55,9 @@ type variantJSON struct {
 // PriceCurrency, and the other side is left out.
 type productJSON struct {
 	ID                        string        `json:"id"`
-	Title                     *string       `json:"title"`
-	Description               *string       `json:"description"`
-	Vendor                    *string       `json:"vendor"`
+	Title                     string        `json:"title"`
+	Description               string        `json:"description"`
+	Vendor                    string        `json:"vendor"`
 	Brand                     *string       `json:"brand"`
 	URL                       string        `json:"url"`
 	Handle                    string        `json:"handle"`
@@ -105,15 +107,12 @@ func renderProduct(s *extract.Stored, gen generation, flags extract.Flags) *prod
 	}
 	p := s.Product
 	out := &productJSON{
-		ID: s.ID, Title: p.Title, Description: p.Description, Vendor: p.Vendor, Brand: p.Brand,
+		ID: s.ID, Title: valueOr(p.Title, ""), Description: valueOr(p.Description, ""), Vendor: valueOr(p.Vendor, s.Vendor), Brand: p.Brand,
 		URL: p.URL, Handle: handleOf(p), StoreCanonicalURL: p.CanonicalURL, StoreDomain: s.Vendor,
 		Platform: p.Platform, PlatformID: p.PlatformID, DescriptionHTML: p.DescriptionHTML,
 		Tags: nonNil(p.Tags), VideoURL: p.VideoURL, UpdatedAt: timestamp(s.UpdatedAt),
 		SKU: p.SKU, GTIN: p.GTIN, MPN: p.MPN,
 		Images: []imageJSON{}, Options: []optionJSON{}, Variants: []variantJSON{},
-	}
-	if out.Vendor == nil {
-		out.Vendor = &out.StoreDomain
 	}
 	if p.IsAvailable != nil {
 		out.IsAvailable = *p.IsAvailable
@@ -232,6 +231,14 @@ func handleOf(p *product.Product) string {
 		return ""
 	}
 	return strings.TrimSuffix(path.Base(strings.TrimRight(u.Path, "/")), ".html")
+}
+
+// valueOr is *p, or otherwise when p is nil.
+func valueOr(p *string, otherwise string) string {
+	if p == nil {
+		return otherwise
+	}
+	return *p
 }
 
 func nonNil[T any](s []T) []T {

@@ -14,6 +14,7 @@ func TestListingsCarryTheStoresCurrency(t *testing.T) {
 		{Kind: demostore.Shopify, Products: 30, Currency: "EUR"},
 		{Kind: demostore.JSONLD, Products: 30, Currency: "GBP"},
 		{Kind: demostore.HTML, Products: 30, Currency: "EUR"},
+		{Kind: demostore.Sitemap, Products: 60, Currency: "CHF"},
 	}
 	s := newStack(t, stores...)
 	for i, st := range s.fleet.Stores {
