@@ -19,7 +19,7 @@ import (
 type priceJSON struct {
 	CurrentValue   float64  `json:"current_value"`
 	CompareAtValue *float64 `json:"compare_at_value"`
-	Currency       *string  `json:"currency"`
+	Currency       string   `json:"currency"`
 }
 
 type imageJSON struct {
@@ -198,18 +198,21 @@ func similarOf(list []extract.Similar) []similarJSON {
 	return out
 }
 
-// setPrice fills the generation's price fields.
+// setPrice fills the generation's price fields. v2's price object names its currency, so
+// a price whose currency the store does not state is left out there; v1 gives the amount
+// with a null currency.
 func setPrice(p *product.Price, gen generation, v2 **priceJSON, amount **float64, currency **string) {
 	if p == nil {
 		return
 	}
-	cur := nilIfEmpty(p.Currency)
 	if gen == genV2 {
-		*v2 = &priceJSON{CurrentValue: p.Current, CompareAtValue: p.CompareAt, Currency: cur}
+		if p.Currency != "" {
+			*v2 = &priceJSON{CurrentValue: p.Current, CompareAtValue: p.CompareAt, Currency: p.Currency}
+		}
 		return
 	}
 	value := p.Current
-	*amount, *currency = &value, cur
+	*amount, *currency = &value, nilIfEmpty(p.Currency)
 }
 
 func firstCurrency(p *product.Product) string {

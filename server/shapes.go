@@ -110,8 +110,10 @@ func collectionJSON(c catalog.Collection) collectionItem {
 	return collectionItem{c.ID, c.URL, nilIfEmpty(c.Title), c.ProductsTotal, timestamp(c.FirstSeen), timestamp(c.LastUpdated)}
 }
 
+// listingPrice is a listing's price. A price whose currency the store does not state is
+// not shown: an amount in an unknown currency tells a client nothing it can use.
 type listingPrice struct {
-	Currency  *string  `json:"currency"`
+	Currency  string   `json:"currency"`
 	Current   float64  `json:"current_value"`
 	CompareAt *float64 `json:"compare_at_value"`
 }
@@ -143,8 +145,8 @@ func listingItems(listings []catalog.Listing) []listingItem {
 		if len(item.Images) == 0 {
 			item.Images = json.RawMessage("[]")
 		}
-		if l.Price != nil {
-			prices[i] = listingPrice{pointerIfSet(&l.Price.Currency), l.Price.Current, l.Price.CompareAt}
+		if l.Price != nil && l.Price.Currency != "" {
+			prices[i] = listingPrice{l.Price.Currency, l.Price.Current, l.Price.CompareAt}
 			item.Price = &prices[i]
 		}
 	}

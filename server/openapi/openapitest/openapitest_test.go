@@ -133,3 +133,60 @@ func TestTransportFailsTheTestAndKeepsTheBody(t *testing.T) {
 		}
 	}
 }
+
+const (
+	listingsPage = `{"data": [{"id": "l1", "url": "https://shop.example/products/mug", "name": "Mug", "images": [],
+		"price": {"current_value": 12, "compare_at_value": null, "currency": "EUR"}, "vendor": "shop.example",
+		"first_seen_by_service": "2026-11-22T10:00:00.000Z", "last_updated_by_service": "2026-11-22T10:00:00.000Z"}],
+		"pagination": {"page": 1, "page_size": 20, "total_items": 1, "total_pages": 1, "has_next": false, "has_prev": false},
+		"meta": {}}`
+	extraction = `{"execution_id": "extract-urls-1", "status": "completed", "error": null,
+		"data": [{"url": "https://shop.example/products/mug", "success": true, "outcome": "success", "retry": false, "message": "",
+		"product": {"id": "p1", "title": "Mug", "description": "", "vendor": "shop.example", "brand": null,
+			"url": "https://shop.example/products/mug", "handle": "mug", "is_available": true,
+			"price": {"current_value": 12, "compare_at_value": null, "currency": "EUR"}, "min_price": 12, "max_price": 12,
+			"images": [], "options": [], "variants": [], "store_canonical_url": null, "store_domain": "shop.example",
+			"platform": null, "platform_id": null, "description_html": null, "product_type": null,
+			"engine_product_category_id": null, "engine_product_category_path": null, "tags": [], "video_url": null,
+			"updated_at": "2026-11-22T10:00:00.000Z", "attributes": null, "sku": null, "gtin": null, "mpn": null,
+			"average_rating": null, "rating_scale": null, "review_count": null, "reviews": null, "similar_products": null}}],
+		"pagination": {"page": 1, "page_size": 50, "total_items": 1, "total_pages": 1, "has_next": false, "has_prev": false},
+		"meta": {"progress": {"products_processed": 1, "products_total": 1, "percent_complete": 100},
+			"result": {"products_requested": 1, "products_successful": 1, "products_failed": 0, "products_failed_by_reason": {},
+				"products_invalid": 0, "products_invalid_by_reason": {}, "products_pending": 0},
+			"start_date": "2026-11-22T10:00:00.000Z", "stop_date": "2026-11-22T10:00:01.000Z", "duration_ms": 1000}}`
+)
+
+// The fields the interface types without "or null" are never null in the document, so
+// that the end-to-end suite's check (Transport) fails on a null one: a price's currency,
+// and a product's title, description and vendor.
+func TestTheDocumentHoldsTheInterfacesNonNullableFields(t *testing.T) {
+	checker, err := openapitest.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, body string
+		accepted         bool
+	}{
+		{"a listing priced in a currency", "/v2/listings?vendor=shop.example", listingsPage, true},
+		{"a listing without a price", "/v2/listings?vendor=shop.example", strings.Replace(listingsPage,
+			`{"current_value": 12, "compare_at_value": null, "currency": "EUR"}`, `null`, 1), true},
+		{"a listing's price without a currency", "/v2/listings?vendor=shop.example", strings.Replace(listingsPage, `"EUR"`, `null`, 1), false},
+		{"a product with an empty description", "/v2/extract/extract-urls-1", extraction, true},
+		{"a product with a null description", "/v2/extract/extract-urls-1", strings.Replace(extraction, `"description": ""`, `"description": null`, 1), false},
+		{"a product with a null title", "/v2/extract/extract-urls-1", strings.Replace(extraction, `"title": "Mug"`, `"title": null`, 1), false},
+		{"a product with a null vendor", "/v2/extract/extract-urls-1", strings.Replace(extraction, `"vendor": "shop.example", "brand"`, `"vendor": null, "brand"`, 1), false},
+		{"a product's price without a currency", "/v2/extract/extract-urls-1", strings.Replace(extraction, `"EUR"`, `null`, 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := checker.Check(httptest.NewRequest("GET", c.path, nil), answer(200, "application/json", c.body))
+			if c.accepted && err != nil {
+				t.Error(err)
+			}
+			if !c.accepted && err == nil {
+				t.Error("accepted")
+			}
+		})
+	}
+}
