@@ -61,14 +61,18 @@ func principal(c *fiber.Ctx) access.Principal {
 // chargeCredits notes what the request charged, for its usage event.
 func chargeCredits(c *fiber.Ctx, credits int64) { c.Locals(localCredits, credits) }
 
-// observe answers errors in the documented shape and records one usage event for every
-// authenticated request, failed ones included.
+// observe answers errors in the documented shape, tells the request observer of every
+// request, and records one usage event for every authenticated request, failed ones
+// included.
 func (s *Server) observe(c *fiber.Ctx) error {
 	start := time.Now()
 	if err := c.Next(); err != nil {
 		if werr := writeError(c, err, s.logger); werr != nil {
 			return werr
 		}
+	}
+	if s.requests != nil {
+		s.requests.ObserveRequest(c.Method(), s.routeTemplate(c), c.Response().StatusCode(), time.Since(start))
 	}
 	p := principal(c)
 	if p.KeyID == "" || s.recorder == nil {

@@ -48,8 +48,16 @@ type Deps struct {
 	Recorder usage.Recorder
 	Checks   []Check
 	// Stats adds live figures (such as the usage spool) to /healthz.
-	Stats  func() map[string]any
-	Logger *slog.Logger
+	Stats func() map[string]any
+	// Requests is told of every request answered (metrics); nil tells nobody.
+	Requests RequestObserver
+	Logger   *slog.Logger
+}
+
+// RequestObserver is told of each request the API answers: its method, its route
+// template (/v2/crawl/{execution_id}, or (unmatched)), its status and how long it took.
+type RequestObserver interface {
+	ObserveRequest(method, route string, status int, elapsed time.Duration)
 }
 
 // Options are the HTTP settings. Zero values take the defaults of configs/default.yaml.
@@ -73,6 +81,7 @@ type Server struct {
 	recorder usage.Recorder
 	checks   []Check
 	stats    func() map[string]any
+	requests RequestObserver
 	logger   *slog.Logger
 	// routeTemplates is read-only once New returns.
 	routeTemplates map[string]string
@@ -90,7 +99,7 @@ func New(deps Deps, opts Options) *Server {
 	}
 	s := &Server{
 		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, search: deps.Search, usage: deps.Usage, recorder: deps.Recorder,
-		checks: deps.Checks, stats: deps.Stats, logger: deps.Logger,
+		checks: deps.Checks, stats: deps.Stats, requests: deps.Requests, logger: deps.Logger,
 		affiliate: deps.Affiliate,
 	}
 	s.app = fiber.New(fiber.Config{

@@ -20,7 +20,18 @@ type RunnerOptions struct {
 	// LeaseTTL is how long a lease lasts without renewal; a killed process's executions are
 	// resumed after it. Default 10s.
 	LeaseTTL time.Duration
+	// Observer is told of each execution a runner starts and ends (metrics); nil tells
+	// nobody.
+	Observer Observer
 	Logger   *slog.Logger
+}
+
+// Observer is told of the executions a Runner runs. status is "completed", "failed", or
+// "stopped" when the runner gave the execution up (canceled, taken over by another
+// runner, or the process stopping).
+type Observer interface {
+	ExecutionStarted(kind string)
+	ExecutionFinished(kind, status string)
 }
 
 // Runner runs executions under a lease: it saves progress, notices cancellation and
@@ -69,6 +80,11 @@ func (r *Runner) Run(ctx context.Context, id string, work Work) error {
 		r.opts.Logger.Debug("execution not runnable here", "execution_id", id)
 		return nil
 	}
+	status := "stopped"
+	if obs := r.opts.Observer; obs != nil {
+		obs.ExecutionStarted(string(e.Kind))
+		defer func() { obs.ExecutionFinished(string(e.Kind), status) }()
+	}
 	workCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	job := &Job{Execution: e, lease: Lease{ExecutionID: id, Owner: r.opts.Owner}, steps: e.Steps, changed: make(chan struct{}, 1)}
@@ -96,6 +112,7 @@ func (r *Runner) Run(ctx context.Context, id string, work Work) error {
 	finishCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if workErr != nil {
+		status = string(Failed)
 		r.opts.Logger.Warn("execution failed", "execution_id", id, "err", workErr)
 		err := r.store.Finish(finishCtx, job.lease, Failed, nil, workErr.Error(), FailRunningStep(job.Steps()))
 		return ignoreLeaseLost(err)
@@ -104,6 +121,7 @@ func (r *Runner) Run(ctx context.Context, id string, work Work) error {
 	if err != nil {
 		return fmt.Errorf("encode result of %s: %w", id, err)
 	}
+	status = string(Completed)
 	return ignoreLeaseLost(r.store.Finish(finishCtx, job.lease, Completed, raw, "", job.Steps()))
 }
 

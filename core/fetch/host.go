@@ -22,6 +22,9 @@ type host struct {
 
 	robotsLock chan struct{} // held while robots.txt is fetched, so it is fetched once
 	robots     *robotsRules  // nil until fetched; guarded by robotsLock
+
+	// waited, when set, is told of each wait for politeness (Options.PolitenessWaited).
+	waited func(time.Duration)
 }
 
 func newHost(delay time.Duration, concurrent int, ignoreCrawlDelay bool) *host {
@@ -63,6 +66,16 @@ func (h *host) acquire(ctx context.Context) (release func(), err error) {
 		return nil, context.Cause(ctx)
 	}
 	release = func() { <-h.slots }
+	if h.waited != nil {
+		start := time.Now()
+		defer func() {
+			if err == nil {
+				if d := time.Since(start); d >= time.Millisecond {
+					h.waited(d)
+				}
+			}
+		}()
+	}
 	h.mu.Lock()
 	wait := time.Until(h.pausedUntil)
 	h.mu.Unlock()
@@ -121,6 +134,9 @@ func (hs *hosts) get(origin, hostPort string) *host {
 		return h
 	}
 	h := newHost(hs.opts.limitsFor(hostPort))
+	if f := hs.opts.PolitenessWaited; f != nil {
+		h.waited = func(d time.Duration) { f(hostPort, d) }
+	}
 	hs.m[origin] = h
 	return h
 }

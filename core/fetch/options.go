@@ -76,6 +76,11 @@ type Options struct {
 	// Resolver looks host names up. Zero means net.DefaultResolver.
 	Resolver Resolver
 
+	// PolitenessWaited, when set, is told of each request that waited for its host's
+	// politeness (the delay, Crawl-delay or a Retry-After pause): the host ("host:port")
+	// and how long it waited. It must be quick: it runs on the request's path.
+	PolitenessWaited func(hostPort string, waited time.Duration)
+
 	// Logger receives debug lines for each request and warnings. Zero means slog.Default().
 	Logger *slog.Logger
 }

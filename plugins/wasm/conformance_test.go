@@ -200,6 +200,9 @@ func TestRunawayLoopIsStoppedWithinItsDeadline(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "deadline") {
 				t.Fatalf("err = %v, want a deadline error", err)
 			}
+			if got := wasm.FailureOf(err); got != wasm.FailureTimeout {
+				t.Errorf("failure %q, want %q", got, wasm.FailureTimeout)
+			}
 			if elapsed := time.Since(start); elapsed > time.Second {
 				t.Fatalf("runaway call took %v, deadline 200ms", elapsed)
 			}
@@ -260,12 +263,17 @@ func TestMemoryBombIsCapped(t *testing.T) {
 
 func TestPanickingGuestIsIsolated(t *testing.T) {
 	m := loadGuest(t, wasm.Config{PoolSize: 1})
-	for _, path := range []string{"panic", "exit", "badxpath"} {
+	// A guest that exits is a trap. A panic the SDK recovered, and a query the guest got
+	// wrong, are failures it reports itself: its instance stays usable.
+	for path, failure := range map[string]string{"panic": wasm.FailureError, "exit": wasm.FailureTrap, "badxpath": wasm.FailureError} {
 		_, err := extract(m, path)
 		if err == nil {
 			t.Fatalf("%s: call succeeded", path)
 		}
 		t.Logf("%s: %v", path, err)
+		if got := wasm.FailureOf(err); got != failure {
+			t.Errorf("%s: failure %q, want %q", path, got, failure)
+		}
 		mustExtractOK(t, m)
 	}
 }

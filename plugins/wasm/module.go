@@ -168,9 +168,9 @@ func (m *Module) invoke(ctx context.Context, inst *instance, input []byte, docs 
 	}
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, nil, fmt.Errorf("adapter %s: call exceeded its %v deadline: %w", m.name, m.cfg.CallTimeout, err)
+			return nil, nil, &callFailure{kind: FailureTimeout, err: fmt.Errorf("adapter %s: call exceeded its %v deadline: %w", m.name, m.cfg.CallTimeout, err)}
 		}
-		return nil, nil, fmt.Errorf("adapter %s: %w%s", m.name, err, inst.stderr.suffix())
+		return nil, nil, &callFailure{kind: FailureTrap, err: fmt.Errorf("adapter %s: %w%s", m.name, err, inst.stderr.suffix())}
 	}
 	if st.outErr != nil {
 		return nil, nil, &guestError{fmt.Sprintf("adapter %s: %v", m.name, st.outErr)}
@@ -196,6 +196,35 @@ func (i *instance) loopCount() uint32 {
 type guestError struct{ msg string }
 
 func (e *guestError) Error() string { return e.msg }
+
+// The kinds of failed calls FailureOf tells apart.
+const (
+	// FailureTrap is a guest that trapped or crashed; its instance is retired.
+	FailureTrap = "trap"
+	// FailureTimeout is a call that overran adapters.call_timeout.
+	FailureTimeout = "timeout"
+	// FailureError is any other failure: one the guest reported itself, or of the host.
+	FailureError = "error"
+)
+
+// callFailure is a call that ended without the guest's answer: a trap or a timeout.
+type callFailure struct {
+	kind string
+	err  error
+}
+
+func (e *callFailure) Error() string { return e.err.Error() }
+func (e *callFailure) Unwrap() error { return e.err }
+
+// FailureOf names the kind of a failed Module.Call (FailureTrap, FailureTimeout or
+// FailureError), for metrics.
+func FailureOf(err error) string {
+	var f *callFailure
+	if errors.As(err, &f) {
+		return f.kind
+	}
+	return FailureError
+}
 
 // wireRequest is the request JSON of ABI v1 (adapters/ABI.md).
 type wireRequest struct {

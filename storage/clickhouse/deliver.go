@@ -123,9 +123,23 @@ func (r *Recorder) insert(b *batch) error {
 	if err := r.sink.insert(ctx, b); err != nil {
 		return err
 	}
-	r.delivered.Add(int64(len(b.Rows)))
+	r.countDelivered(b)
 	r.queued.Add(-int64(len(b.Rows)))
 	return nil
+}
+
+// countDelivered counts b's events delivered, and how late the oldest of them arrived.
+func (r *Recorder) countDelivered(b *batch) {
+	r.delivered.Add(int64(len(b.Rows)))
+	var oldest time.Time
+	for _, row := range b.Rows {
+		if oldest.IsZero() || row.Time.Before(oldest) {
+			oldest = row.Time
+		}
+	}
+	if !oldest.IsZero() {
+		r.lastLag.Store(int64(time.Since(oldest)))
+	}
 }
 
 // spoolBatch moves b from memory to disk, or drops it when the spool is full.
@@ -181,7 +195,7 @@ func (r *Recorder) drainSpool() error {
 		if err := r.spool.remove(e); err != nil {
 			return err
 		}
-		r.delivered.Add(int64(len(b.Rows)))
+		r.countDelivered(b)
 	}
 }
 

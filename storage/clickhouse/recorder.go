@@ -105,8 +105,11 @@ type Recorder struct {
 
 	queued    atomic.Int64 // accepted, not yet inserted, spooled or dropped
 	delivered atomic.Int64
-	dropped   atomic.Int64
-	failing   atomic.Bool
+	// lastLag is the age, in nanoseconds, of the oldest event of the last batch delivered
+	// when it was delivered.
+	lastLag atomic.Int64
+	dropped atomic.Int64
+	failing atomic.Bool
 
 	lastDropLog atomic.Int64 // unix nanoseconds
 }
@@ -251,6 +254,9 @@ type Stats struct {
 	QuarantinedFiles int64 `json:"quarantined_files"`
 	// Failing is true while the last attempt to reach ClickHouse failed.
 	Failing bool `json:"failing"`
+	// DeliveryLagSeconds is how old the oldest event of the last batch delivered was when
+	// ClickHouse took it (event times are whole seconds); 0 before the first delivery.
+	DeliveryLagSeconds float64 `json:"delivery_lag_seconds"`
 }
 
 // Stats returns a snapshot of the recorder's counters.
@@ -265,6 +271,8 @@ func (r *Recorder) Stats() Stats {
 		Dropped:          r.dropped.Load(),
 		QuarantinedFiles: sp.quarantined,
 		Failing:          r.failing.Load(),
+
+		DeliveryLagSeconds: time.Duration(r.lastLag.Load()).Seconds(),
 	}
 }
 

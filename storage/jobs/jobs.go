@@ -189,3 +189,35 @@ func (q *Queue) announce(ctx context.Context, tx pgx.Tx, queue string) error {
 		Topic: insertTopic, Payload: []string{string(payload)},
 	})
 }
+
+// QueueCount is how many jobs of one queue are in one state.
+type QueueCount struct {
+	// Queue is the queue's name: one queue per execution kind.
+	Queue string
+	// State is River's: available, scheduled, retryable or running.
+	State string
+	Jobs  int
+}
+
+// UnfinishedStates are the River states of a job not finished yet.
+var UnfinishedStates = []string{"available", "scheduled", "retryable", "running"}
+
+// Depth counts the jobs not finished yet, by queue and state (for metrics); a queue and
+// state with no job is left out. Jobs that ended (completed, cancelled, discarded) are
+// not counted.
+func (q *Queue) Depth(ctx context.Context) ([]QueueCount, error) {
+	rows, err := q.pool.Query(ctx, `SELECT queue, state::text, count(*) FROM river_job
+		WHERE state::text = ANY($1) GROUP BY queue, state`, UnfinishedStates)
+	if err != nil {
+		return nil, fmt.Errorf("count queued jobs: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (QueueCount, error) {
+		var c QueueCount
+		err := row.Scan(&c.Queue, &c.State, &c.Jobs)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count queued jobs: %w", err)
+	}
+	return out, nil
+}
