@@ -11,9 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stockroom/stockroom/adapters/builtin"
+
 	"github.com/stockroom/stockroom/core/adapter"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
+	"github.com/stockroom/stockroom/metrics"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
 	"github.com/stockroom/stockroom/storage/storagetest"
@@ -29,6 +32,10 @@ import (
 // with fetching and writing the catalog. guest-loops/page counts the loop heads the
 // adapter's guest code passed (wasm.Module.GuestLoops): its work, in a measure this
 // machine's load does not move, for comparing two builds of an adapter.
+//
+// Each case runs with metrics off, then on (metrics=on: the adapters and the fetcher
+// measured as the service measures them, cmd/stockroom/app), side by side in one run, so
+// that metrics' cost on the crawl's busiest path can be read off (metrics/RATIONALE.md).
 func BenchmarkListPage(b *testing.B) {
 	ctx := context.Background()
 	fleet, err := demostore.Launch(ctx,
@@ -39,6 +46,11 @@ func BenchmarkListPage(b *testing.B) {
 	}
 	defer fleet.Stop()
 	set := builtinAdapters(b)
+	unmeasured := set.Source
+	measured, err := metrics.New(prometheus.NewRegistry())
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name       string
 		kind       demostore.Kind
@@ -52,39 +64,47 @@ func BenchmarkListPage(b *testing.B) {
 		{"html", demostore.HTML, "", "/shop/sale", ""},
 		{"html-later", demostore.HTML, "", "/shop/sale", "?page=2"},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			set.Fetcher = &savedPages{pages: map[string]*adapter.Document{}}
-			collection := fleet.Get(c.kind).URL(c.collection)
-			// The first calls fetch the pages; the loop lists one from memory, given the
-			// collection's size as a crawl gives it once the first page said it.
-			first, err := set.List(ctx, c.platform, collection, "", 0)
-			if err != nil {
-				b.Fatal(err)
+		for _, on := range []bool{false, true} {
+			name := c.name + "/metrics=off"
+			set.Source, set.Fetcher = unmeasured, &savedPages{pages: map[string]*adapter.Document{}}
+			if on {
+				name = c.name + "/metrics=on"
+				set.Source = measured.Adapters(unmeasured, wasm.FailureOf)
+				set.Fetcher = measured.Fetcher(set.Fetcher, func(string) string { return "no_delay" })
 			}
-			cursor, size := "", 0
-			if c.later != "" {
-				cursor, size = collection+c.later, first.Total
-				if _, err := set.List(ctx, c.platform, collection, cursor, size); err != nil {
-					b.Fatal(err)
-				}
-			}
-			var listings int
-			loops0 := guestLoops(set)
-			cpu0 := storagetest.ProcessCPU()
-			for b.Loop() {
-				page, err := set.List(ctx, c.platform, collection, cursor, size)
+			b.Run(name, func(b *testing.B) {
+				collection := fleet.Get(c.kind).URL(c.collection)
+				// The first calls fetch the pages; the loop lists one from memory, given the
+				// collection's size as a crawl gives it once the first page said it.
+				first, err := set.List(ctx, c.platform, collection, "", 0)
 				if err != nil {
 					b.Fatal(err)
 				}
-				listings = len(page.Listings)
-			}
-			if listings == 0 {
-				b.Fatalf("no listings on %s%s", collection, c.later)
-			}
-			b.ReportMetric(float64(storagetest.ProcessCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
-			b.ReportMetric(float64(listings), "listings/page")
-			b.ReportMetric(float64(guestLoops(set)-loops0)/float64(b.N), "guest-loops/page")
-		})
+				cursor, size := "", 0
+				if c.later != "" {
+					cursor, size = collection+c.later, first.Total
+					if _, err := set.List(ctx, c.platform, collection, cursor, size); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var listings int
+				loops0 := guestLoops(set)
+				cpu0 := storagetest.ProcessCPU()
+				for b.Loop() {
+					page, err := set.List(ctx, c.platform, collection, cursor, size)
+					if err != nil {
+						b.Fatal(err)
+					}
+					listings = len(page.Listings)
+				}
+				if listings == 0 {
+					b.Fatalf("no listings on %s%s", collection, c.later)
+				}
+				b.ReportMetric(float64(storagetest.ProcessCPU()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/page")
+				b.ReportMetric(float64(listings), "listings/page")
+				b.ReportMetric(float64(guestLoops(set)-loops0)/float64(b.N), "guest-loops/page")
+			})
+		}
 	}
 }
 
@@ -108,6 +128,9 @@ func builtinAdapters(b *testing.B) *adapter.Set {
 func guestLoops(set *adapter.Set) int64 {
 	var n int64
 	for _, m := range set.Source.Modules() {
+		if measured, ok := m.(interface{ Unwrap() adapter.Module }); ok {
+			m = measured.Unwrap()
+		}
 		if counted, ok := m.(interface{ GuestLoops() int64 }); ok {
 			n += counted.GuestLoops()
 		}

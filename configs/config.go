@@ -41,6 +41,14 @@ type Config struct {
 	Search     Search     `koanf:"search"`
 	Affiliate  Affiliate  `koanf:"affiliate"`
 	Log        Log        `koanf:"log"`
+	Metrics    Metrics    `koanf:"metrics"`
+}
+
+// Metrics configures the Prometheus endpoint (docs/METRICS.md).
+type Metrics struct {
+	// Listen is the address GET /metrics is served on, a listener of its own apart from
+	// the API's. Empty: not served.
+	Listen string `koanf:"listen"`
 }
 
 type Server struct {

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
@@ -36,6 +37,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/usage"
+	"github.com/stockroom/stockroom/metrics"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/postgres"
 )
@@ -55,6 +57,11 @@ type Service struct {
 	// resolver looks up the names of the sites the engine fetches; nil means the
 	// system's. Tests give stores on loopback names with it.
 	resolver fetch.Resolver
+	// metrics measures the service, in metricsRegistry; both nil when metrics.listen is
+	// empty. metricsAddress is where GET /metrics is served once started.
+	metrics         *metrics.Metrics
+	metricsRegistry *prometheus.Registry
+	metricsAddress  string
 
 	// running is what Start started, for Wait to stop; nil before Start.
 	running *running
@@ -109,6 +116,10 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*Serv
 	if err != nil {
 		return nil, err
 	}
+	m, reg, err := newMetrics(cfg.Metrics.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
 	pool, err := postgres.Open(ctx, cfg.Database.URL, postgres.PoolOptions{MaxConns: cfg.Database.MaxConns})
 	if err != nil {
 		return nil, err
@@ -122,6 +133,7 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*Serv
 		catalog:   catalog.NewService(postgres.NewCatalogStore(pool)).WithAffiliateNetwork(network),
 		affiliate: network,
 		resolver:  opts.Resolver,
+		metrics:   m, metricsRegistry: reg,
 	}, nil
 }
 
@@ -188,6 +200,12 @@ func (s *Service) Start(ctx context.Context) error {
 			return fmt.Errorf("profiling endpoints on %s: %w", address, err)
 		}
 	}
+	if s.metricsRegistry != nil {
+		if err := s.startMetrics(ctx, eng); err != nil {
+			s.stopEngine(eng)
+			return err
+		}
+	}
 	address := s.cfg.Server.Address
 	s.logger.Info("api listening", "address", address, "version", s.version)
 	api := s.api(eng)
@@ -205,6 +223,33 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.running = r
 	return nil
+}
+
+// startMetrics adds the families read at scrape time (the queue, the Postgres pool, the
+// usage recorder) and serves GET /metrics on metrics.listen.
+func (s *Service) startMetrics(ctx context.Context, eng *engine) error {
+	src := metrics.Sources{Queue: eng.queue, Queues: eng.queues, Pool: s.pool, Logger: s.logger}
+	if s.metering != nil {
+		src.Usage = s.metering.recorder.Stats
+	}
+	if err := metrics.RegisterSources(s.metricsRegistry, src); err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	address, err := serveMetrics(ctx, s.cfg.Metrics.Listen, s.metricsRegistry, s.logger)
+	if err != nil {
+		return fmt.Errorf("metrics endpoint on %s: %w", s.cfg.Metrics.Listen, err)
+	}
+	s.metricsAddress = address
+	return nil
+}
+
+// MetricsURL is the address of GET /metrics once Start has served it, or "" when
+// metrics.listen is empty.
+func (s *Service) MetricsURL() string {
+	if s.metricsAddress == "" {
+		return ""
+	}
+	return "http://" + s.metricsAddress + "/metrics"
 }
 
 // Wait waits until the API started by Start has stopped (its context ended, or it failed),
@@ -264,6 +309,9 @@ func (s *Service) api(eng *engine) *server.Server {
 		}
 		deps.Checks = append(deps.Checks, server.Check{Name: "clickhouse", Probe: s.metering.ping})
 		deps.Stats = s.metering.stats
+	}
+	if s.metrics != nil {
+		deps.Requests = s.metrics
 	}
 	return server.New(deps, server.Options{
 		BodyLimit:    s.cfg.Server.BodyLimit,

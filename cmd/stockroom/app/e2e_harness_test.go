@@ -91,6 +91,8 @@ func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver,
 		"STOCKROOM_ADAPTERS__CACHE_DIR=" + adapterCache(),
 		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
 		"STOCKROOM_LOG__LEVEL=warn",
+		// Each stack serves its metrics on a port of its own, so that stacks run side by side.
+		"STOCKROOM_METRICS__LISTEN=127.0.0.1:0",
 	}, env...))
 	if err != nil {
 		tb.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
@@ -14,6 +15,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
+	"github.com/stockroom/stockroom/metrics"
 	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -27,11 +29,13 @@ type engine struct {
 	runtime  *wasm.Runtime
 	registry *registry.Registry
 	queue    *jobs.Queue
-	crawl    *crawl.Service
-	extract  *extract.Service
-	search   *search.Service
-	stop     context.CancelFunc
-	done     chan struct{}
+	// queues are the names of the queue's queues, one per execution kind.
+	queues  []string
+	crawl   *crawl.Service
+	extract *extract.Service
+	search  *search.Service
+	stop    context.CancelFunc
+	done    chan struct{}
 }
 
 // startEngine loads the adapters and starts working the queue. The returned engine's
@@ -55,18 +59,29 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		// the rest: it is logged by the registry and named here.
 		s.logger.Error("built-in adapters failed to load", "err", err)
 	}
-	fetcher, err := newFetcher(cfg.Fetch, s.resolver, s.logger)
+	classes := newHostClasses(cfg.Fetch.NoDelayHosts)
+	var waited func(string, time.Duration)
+	if m := s.metrics; m != nil {
+		waited = func(hostPort string, d time.Duration) { m.PolitenessWaited(classes.ofHost(hostPort), d) }
+	}
+	fetcher, err := newFetcher(cfg.Fetch, s.resolver, waited, s.logger)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
-	set := &adapter.Set{Source: reg, Fetcher: adapter.FetcherFunc(fetcher.FetchDocument), Logger: s.logger}
+	set := &adapter.Set{
+		Source:  s.metrics.Adapters(reg, wasm.FailureOf),
+		Fetcher: s.metrics.Fetcher(adapter.FetcherFunc(fetcher.FetchDocument), classes.ofURL),
+		Logger:  s.logger,
+	}
 
 	executions := postgres.NewExecutionStore(s.pool)
 	items := postgres.NewExtractStore(s.pool)
-	runner := execution.NewRunner(executions, execution.RunnerOptions{
-		ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger,
-	})
+	runnerOpts := execution.RunnerOptions{ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger}
+	if s.metrics != nil {
+		runnerOpts.Observer = s.metrics
+	}
+	runner := execution.NewRunner(executions, runnerOpts)
 	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, MaxPages: cfg.Crawl.MaxPages, Logger: s.logger})
 	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
 		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
@@ -77,12 +92,16 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		Candidates: cfg.Search.Candidates, MiniCandidates: cfg.Search.MiniCandidates, VocabularyTTL: cfg.Search.VocabularyTTL,
 		Planner: searchPlanner(cfg.Search.LLM), Logger: s.logger,
 	})
-	queue, err := jobs.New(s.pool, map[execution.Kind]jobs.Handler{
+	handlers := map[execution.Kind]jobs.Handler{
 		execution.Crawl:         crawls.Run,
 		execution.ProductsBatch: extractions.Run,
 		execution.Extract:       extractions.Run,
 		execution.AgenticSearch: searches.Run,
-	}, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
+	}
+	for kind, handle := range handlers {
+		handlers[kind] = metrics.Job(s.metrics, string(kind), handle)
+	}
+	queue, err := jobs.New(s.pool, handlers, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
 		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval}, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
@@ -96,7 +115,7 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	}
 	searches.Preload(runCtx)
 	e := &engine{
-		runtime: rt, registry: reg, queue: queue, stop: stop, done: make(chan struct{}),
+		runtime: rt, registry: reg, queue: queue, queues: queueNames(handlers), stop: stop, done: make(chan struct{}),
 		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
 		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
 		search: search.NewService(executions, searches, queue, s.access.Store(),
@@ -136,4 +155,14 @@ func searchPlanner(cfg configs.SearchLLM) search.Planner {
 		return nil
 	}
 	return &search.ChatPlanner{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: cfg.APIKey, Timeout: cfg.Timeout}
+}
+
+// queueNames are the names of the queues of handlers: each kind's own.
+func queueNames(handlers map[execution.Kind]jobs.Handler) []string {
+	var out []string
+	for kind := range handlers {
+		out = append(out, string(kind))
+	}
+	slices.Sort(out)
+	return out
 }

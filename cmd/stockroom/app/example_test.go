@@ -53,6 +53,8 @@ func Example() {
 		// only the first service of a run compiles them.
 		"STOCKROOM_ADAPTERS__CACHE_DIR=" + filepath.Join(os.TempDir(), "stockroom-test-adapter-cache"),
 		"STOCKROOM_LOG__LEVEL=warn",
+		// Metrics on a port of the system's choosing (svc.MetricsURL says which).
+		"STOCKROOM_METRICS__LISTEN=127.0.0.1:0",
 	})
 	if err != nil {
 		fmt.Println(err)

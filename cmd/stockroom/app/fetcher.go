@@ -2,14 +2,16 @@ package app
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/fetch"
 )
 
 // newFetcher is the polite, guarded fetcher of the fetch settings, through which the
-// adapters get their documents (fetch.Fetcher.FetchDocument).
-func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, logger *slog.Logger) (*fetch.Fetcher, error) {
+// adapters get their documents (fetch.Fetcher.FetchDocument). waited, when set, is told of
+// each politeness wait (metrics).
+func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, waited func(string, time.Duration), logger *slog.Logger) (*fetch.Fetcher, error) {
 	hosts := map[string]fetch.HostLimits{}
 	for _, h := range cfg.NoDelayHosts {
 		hosts[h] = fetch.HostLimits{Delay: -1, IgnoreCrawlDelay: true}
@@ -29,6 +31,7 @@ func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, logger *slog.Logger)
 		MaxBodyBytes:         cfg.MaxBodyBytes,
 		Allow:                cfg.Allow,
 		Resolver:             resolver,
+		PolitenessWaited:     waited,
 		Logger:               logger,
 	})
 }

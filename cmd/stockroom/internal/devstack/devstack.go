@@ -108,7 +108,9 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	baseURL := "http://" + address
-	if err := os.WriteFile(runEnv, []byte(fmt.Sprintf("STOCKROOM_URL=%s\nSTOCKROOM_API_KEY=%s\n", baseURL, secret)), 0o600); err != nil {
+	metricsURL := svc.MetricsURL()
+	vars := fmt.Sprintf("STOCKROOM_URL=%s\nSTOCKROOM_API_KEY=%s\nSTOCKROOM_METRICS_URL=%s\n", baseURL, secret, metricsURL)
+	if err := os.WriteFile(runEnv, []byte(vars), 0o600); err != nil {
 		stop()
 		_ = svc.Wait()
 		return fmt.Errorf("write %s: %w", runEnv, err)
@@ -118,6 +120,8 @@ Stockroom is running at %[1]s (Ctrl-C stops it and the databases it started)
 
   API key (organization %[2]q): %[3]s
   Also in %[4]s for scripts: source it, then use $STOCKROOM_URL and $STOCKROOM_API_KEY.
+
+  Prometheus metrics: %[10]s (also $STOCKROOM_METRICS_URL; empty when metrics.listen is)
 
 Try:
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/vendors
@@ -133,6 +137,6 @@ Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s
 Postgres:   %[5]s
 ClickHouse: %[6]s
 `, baseURL, demoOrganization, secret, runEnv, db.postgresURL, db.clickhouseURL,
-		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL)
+		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL, metricsURL)
 	return svc.Wait()
 }
