@@ -54,6 +54,8 @@ func TestCrawlSurvivesSIGKILLOfItsServer(t *testing.T) {
 		"STOCKROOM_JOBS__LEASE_TTL=2s",
 		"STOCKROOM_CRAWL__COLLECTIONS=1",
 		"STOCKROOM_LOG__LEVEL=warn",
+		// Metrics on a port of the system's choosing: never a fixed one another run may hold.
+		"STOCKROOM_METRICS__LISTEN=127.0.0.1:0",
 	)
 	spool := t.TempDir()
 	serve := func() *exec.Cmd {
