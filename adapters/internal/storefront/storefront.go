@@ -1,0 +1,185 @@
+// Package storefront holds what the built-in platform adapters (woocommerce, magento) read
+// alike from a store's pages: a URL's origin, page-number cursors, the currency a page
+// states, and the counts and amounts its text shows.
+package storefront
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
+
+// Origin returns scheme://host of rawURL, or "" when it has none.
+func Origin(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// PageNumber reads a list cursor that is a page number; "" is the first page.
+func PageNumber(cursor string) (int, error) {
+	if cursor == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(cursor)
+	if err != nil || n < 1 {
+		return 0, sdk.Fail("bad cursor %q", cursor)
+	}
+	return n, nil
+}
+
+// MaxAhead bounds the pages one answer names ahead, whatever count a store states: the
+// listing goes on from the last one's Next.
+const MaxAhead = 500
+
+// PagesAhead names pages page+1 to last as cursors (prefix followed by the number),
+// at most MaxAhead of them.
+func PagesAhead(prefix string, page, last int) []string {
+	last = min(last, page+MaxAhead)
+	var out []string
+	for n := page + 1; n <= last; n++ {
+		out = append(out, prefix+strconv.Itoa(n))
+	}
+	return out
+}
+
+// LastPage is the number of pages that hold total products, perPage a page.
+func LastPage(total, perPage int) int {
+	if total <= 0 || perPage <= 0 {
+		return 0
+	}
+	return (total + perPage - 1) / perPage
+}
+
+// SymbolCurrency names the currency of an amount written with € or £, the two symbols
+// that name one currency wherever they are used; any other symbol ("$", "kr") says
+// nothing certain, and the answer is "".
+func SymbolCurrency(text string) string {
+	switch {
+	case strings.Contains(text, "€"):
+		return "EUR"
+	case strings.Contains(text, "£"):
+		return "GBP"
+	}
+	return ""
+}
+
+// PageCurrency is the ISO code a page states for its prices: product price meta tags,
+// then the offers of its JSON-LD and microdata, then an itemprop="priceCurrency"
+// element. "" when the page states none.
+func PageCurrency(page *sdk.Doc) string {
+	root := page.HTML()
+	if c := root.SelectOne(`meta[property="product:price:currency"], meta[property="og:price:currency"]`).Attr("content"); isCode(c) {
+		return strings.ToUpper(strings.TrimSpace(c))
+	}
+	for _, entities := range []sdk.Value{page.JSONLD(), page.Microdata()} {
+		for _, e := range entities.Array() {
+			if c := offerCurrency(e.Get("offers")); c != "" {
+				return c
+			}
+			for _, v := range e.Get("hasVariant").List() {
+				if c := offerCurrency(v.Get("offers")); c != "" {
+					return c
+				}
+			}
+		}
+	}
+	if n := root.SelectOne(`[itemprop="priceCurrency"]`); n.Exists() {
+		c, ok := n.AttrOK("content")
+		if !ok {
+			c = n.Text()
+		}
+		if isCode(c) {
+			return strings.ToUpper(strings.TrimSpace(c))
+		}
+	}
+	return ""
+}
+
+// offerCurrency is the priceCurrency of the first offer (or of a price specification of
+// it) that states one.
+func offerCurrency(offers sdk.Value) string {
+	for _, o := range offers.List() {
+		for _, path := range []string{"priceCurrency", "priceSpecification.priceCurrency", "priceSpecification.0.priceCurrency"} {
+			if c := o.Get(path).String(); isCode(c) {
+				return strings.ToUpper(strings.TrimSpace(c))
+			}
+		}
+	}
+	return ""
+}
+
+// isCode reports whether s is shaped like an ISO 4217 code.
+func isCode(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) != 3 {
+		return false
+	}
+	for i := range 3 {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// LastNumber is the last whole number written in s ("Showing 1–24 of 300 results" is
+// 300, "Items 1-12 of 1,204" is 1204), or 0 when s holds none. A comma or a dot followed
+// by exactly three digits groups thousands.
+func LastNumber(s string) int {
+	last, n, inNumber := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case isDigit(c):
+			n, inNumber = n*10+int(c-'0'), true
+		case inNumber && (c == ',' || c == '.') && threeDigitsAt(s, i+1):
+			// A thousands separator: the number goes on.
+		case inNumber:
+			last, n, inNumber = n, 0, false
+		}
+	}
+	if inNumber {
+		last = n
+	}
+	return last
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// threeDigitsAt reports whether s holds exactly three digits from i on.
+func threeDigitsAt(s string, i int) bool {
+	return i+3 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) && (i+3 == len(s) || !isDigit(s[i+3]))
+}
+
+// Cents rounds an amount to hundredths: stores compute prices with taxes and rates in
+// more decimals than they charge ("71.910401").
+func Cents(f float64) float64 { return math.Round(f*100) / 100 }
+
+// NonEmpty is s trimmed, or nil when nothing is left.
+func NonEmpty(s string) *string {
+	if s = strings.TrimSpace(s); s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Resolver resolves the links of the page at pageURL; a link that does not parse
+// resolves to "".
+func Resolver(pageURL string) func(ref string) string {
+	base, err := url.Parse(pageURL)
+	return func(ref string) string {
+		if err != nil {
+			return ""
+		}
+		r, perr := url.Parse(strings.TrimSpace(ref))
+		if perr != nil {
+			return ""
+		}
+		return base.ResolveReference(r).String()
+	}
+}

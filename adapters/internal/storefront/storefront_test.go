@@ -1,0 +1,60 @@
+package storefront
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestLastNumberReadsResultCounts(t *testing.T) {
+	for text, want := range map[string]int{
+		"Showing 1–24 of 300 results":            300,
+		"Zeige 1&ndash;16 von 1.204 Ergebnissen": 1204,
+		"Items 1-12 of 1,204":                    1204,
+		"Affichage de 1–16 sur 45 résultats":     45,
+		"Showing all 5 results":                  5,
+		"14 Items":                               14,
+		"Showing the single result":              0,
+		"":                                       0,
+	} {
+		if got := LastNumber(text); got != want {
+			t.Errorf("LastNumber(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestSymbolCurrencyNamesOnlyCertainSymbols(t *testing.T) {
+	for text, want := range map[string]string{"12,50\u00a0€": "EUR", "£1,299.00": "GBP", "$12.50": "", "12,50 kr": "", "": ""} {
+		if got := SymbolCurrency(text); got != want {
+			t.Errorf("SymbolCurrency(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestPagesAhead(t *testing.T) {
+	if got := PagesAhead("api:7:", 1, 4); !slices.Equal(got, []string{"api:7:2", "api:7:3", "api:7:4"}) {
+		t.Errorf("PagesAhead = %q", got)
+	}
+	if got := PagesAhead("", 1, 1); got != nil {
+		t.Errorf("one page: %q", got)
+	}
+	if got := len(PagesAhead("", 1, 10_000)); got != MaxAhead {
+		t.Errorf("%d pages ahead, want at most %d", got, MaxAhead)
+	}
+	if LastPage(25, 24) != 2 || LastPage(24, 24) != 1 || LastPage(0, 24) != 0 {
+		t.Error("LastPage")
+	}
+}
+
+func TestPageNumber(t *testing.T) {
+	if n, err := PageNumber(""); n != 1 || err != nil {
+		t.Errorf(`PageNumber("") = %d, %v`, n, err)
+	}
+	if n, err := PageNumber("7"); n != 7 || err != nil {
+		t.Errorf(`PageNumber("7") = %d, %v`, n, err)
+	}
+	for _, bad := range []string{"0", "-1", "x"} {
+		if _, err := PageNumber(bad); err == nil {
+			t.Errorf("PageNumber(%q) took it", bad)
+		}
+	}
+}
