@@ -1,5 +1,5 @@
 // Package builtin embeds the adapters Stockroom ships with: builtin.wasm, which `make wasm`
-// builds here from adapters/bundle/guest and which holds all three, and each adapter's
+// builds here from adapters/bundle/guest and which holds them all, and each adapter's
 // committed manifest NAME.json, which names that module.
 // The registry loads them like any other adapter directory.
 package builtin

@@ -9,17 +9,21 @@ import (
 
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
+	"github.com/stockroom/stockroom/adapters/magento"
 	"github.com/stockroom/stockroom/adapters/sdk"
 	"github.com/stockroom/stockroom/adapters/shopify"
+	"github.com/stockroom/stockroom/adapters/woocommerce"
 )
 
 // The built-ins' versions say which hosts run them (README.md): each minor is the ABI minor
 // of the SDK they are built with, and each manifest repeats its adapter's version.
 func TestVersionsNameTheABIMinorTheModulesNeed(t *testing.T) {
 	infos := map[string]sdk.Info{
-		"shopify": shopify.Adapter{}.Info(),
-		"jsonld":  jsonld.Adapter{}.Info(),
-		"html":    html.Adapter{}.Info(),
+		"shopify":     shopify.Adapter{}.Info(),
+		"woocommerce": woocommerce.Adapter{}.Info(),
+		"magento":     magento.Adapter{}.Info(),
+		"jsonld":      jsonld.Adapter{}.Info(),
+		"html":        html.Adapter{}.Info(),
 	}
 	manifests, err := fs.Glob(FS, "*.json")
 	if err != nil || len(manifests) != len(infos) {
