@@ -19,14 +19,14 @@ import (
 func RunCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kinds := fs.String("kinds", "shopify,jsonld,html", "store kinds to start, comma-separated (shopify, jsonld, html)")
+	kinds := fs.String("kinds", "shopify,jsonld,html,woocommerce,magento", "store kinds to start, comma-separated (shopify, jsonld, html, sitemap, woocommerce, magento)")
 	products := fs.Int("products", 1000, "products per generated store")
 	seed := fs.Uint64("seed", 1, "catalogue seed; the same seed serves the same products")
 	port := fs.Int("port", 8090, "port every store listens on, each on its own loopback address (0: any free port)")
 	var addrs multiFlag
-	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4 for shopify/jsonld/html)")
+	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4/.9/.10/.11 for shopify/jsonld/html/sitemap/woocommerce/magento)")
 	catalogPath := fs.String("catalog", "", "serve this Shopify products.json (array or {\"products\": [...]}) instead of a generated catalogue")
-	currency := fs.String("currency", "USD", "ISO 4217 currency the pages announce")
+	currency := fs.String("currency", "", "ISO 4217 currency the pages announce (default USD; EUR for woocommerce, GBP for magento)")
 	pageSize := fs.Int("page-size", 24, "products per category page")
 	latency := fs.Duration("latency", 0, "fault: latency added to every answer")
 	burst := fs.Int("rate-limit-burst", 0, "fault: answer this many requests in a row with 429")
@@ -47,7 +47,7 @@ func RunCommand(ctx context.Context, name string, args []string, stdout, stderr 
 	for _, a := range addrs {
 		k, addr, ok := strings.Cut(a, "=")
 		if !ok || !validKind(Kind(k)) {
-			return fmt.Errorf("-addr %q: want KIND=HOST:PORT with KIND shopify, jsonld or html", a)
+			return fmt.Errorf("-addr %q: want KIND=HOST:PORT with KIND one of %v", a, Kinds)
 		}
 		override[Kind(k)] = addr
 	}
@@ -72,7 +72,7 @@ func RunCommand(ctx context.Context, name string, args []string, stdout, stderr 
 			continue
 		}
 		if !validKind(kind) {
-			return fmt.Errorf("-kinds: unknown kind %q (shopify, jsonld, html)", kind)
+			return fmt.Errorf("-kinds: unknown kind %q (want one of %v)", kind, Kinds)
 		}
 		addr := override[kind]
 		if addr == "" {

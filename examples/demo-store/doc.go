@@ -18,6 +18,11 @@
 //   - Sitemap: the HTML kind's pages behind a home page that links no category; only its
 //     nested, partly gzipped sitemaps (announced in robots.txt) name the categories and
 //     products, some of them in no category, with pictures and German pages (hreflang).
+//   - WooCommerce: a German shop on WooCommerce's Storefront theme with its Store API
+//     open: category archives paged /page/N/, sale prices in <del>/<ins>, variations in
+//     data-product_variations, prices "1.234,56 €".
+//   - Magento: a British Magento 2 shop on Luma: li.product-item tiles with
+//     data-price-amount, pages ?p=N, configurable products' jsonConfig, prices "£1,234.56".
 //
 // Build one with New, or start several with Launch:
 //
@@ -31,8 +36,8 @@
 //	// shop.BaseURL == "http://127.0.0.2:PORT"; shop.Catalog() says what to expect;
 //	// shop.Stats() says what was fetched.
 //
-// Each store listens on its own loopback address (127.0.0.2, .3, .4 by default) because
-// Stockroom identifies a vendor by host name and ignores ports. Links are absolute and
+// Each store listens on its own loopback address (127.0.0.2, .3, .4, .9, .10, .11 by
+// default) because Stockroom identifies a vendor by host name and ignores ports. Links are absolute and
 // built from the request's Host, so a store works on any address.
 //
 // # Catalogues

@@ -43,14 +43,14 @@ type Fault struct {
 func (s *Store) Faults() []Fault { return s.faults }
 
 func (s *Store) faultList() []Fault {
-	pp := s.productPrefix()
+	pp := s.productPath
 	fs := []Fault{
-		{"missing-product", pp + HandleMissing, "404", "a product page that no longer exists"},
-		{"category-at-product-url", pp + HandleCategory, "200 category listing", "a product-looking URL that serves a category page"},
-		{"redirect-to-home", pp + HandleHome, "302 -> /", "a discontinued product that redirects to the home page"},
-		{"moved-product", pp + HandleMoved, "301 -> " + s.ProductPath(0), "a renamed product that redirects to its new URL"},
+		{"missing-product", pp(HandleMissing), "404", "a product page that no longer exists"},
+		{"category-at-product-url", pp(HandleCategory), "200 category listing", "a product-looking URL that serves a category page"},
+		{"redirect-to-home", pp(HandleHome), "302 -> /", "a discontinued product that redirects to the home page"},
+		{"moved-product", pp(HandleMoved), "301 -> " + s.ProductPath(0), "a renamed product that redirects to its new URL"},
 		{"redirect", RedirectPrefix + s.cat.Product(0).Handle, "301 -> " + s.ProductPath(0), "a product link through a redirect; ?status=302 and ?to=PREFIX choose the status and the target"},
-		{"slow-product", pp + HandleSlow, "200 after " + s.opts.Faults.SlowDelay.String(), "a page slow enough to hit a client timeout"},
+		{"slow-product", pp(HandleSlow), "200 after " + s.opts.Faults.SlowDelay.String(), "a page slow enough to hit a client timeout"},
 		{"rate-limited", "/?_fault=429", "429 with Retry-After", "any path with _fault=429 (or another status)"},
 		{"server-error", "/?_fault=503", "503", "any path with _fault=<status>"},
 		{"bot-wall", "/?_fault=botwall", "403 with cf-mitigated: challenge", "any path with _fault=botwall"},
@@ -243,6 +243,10 @@ func (s *Store) serveCategory(w http.ResponseWriter, r *http.Request, handle str
 		s.shopifyCollectionPage(w, r, handle)
 	case JSONLD:
 		s.jsonldCategory(w, r, handle)
+	case WooCommerce:
+		s.wooCategory(w, r, handle, 1)
+	case Magento:
+		s.magentoCategory(w, r, handle)
 	default:
 		s.htmlCategory(w, r, handle)
 	}

@@ -137,18 +137,27 @@ func (s *Store) productView(r *http.Request, p Product) *productView {
 // related picks up to four other products of the same category, for the "You may also
 // like" block whose prices trap extractors that take the first price on the page.
 func (s *Store) related(r *http.Request, p Product) []tile {
+	var out []tile
+	for _, i := range s.relatedIndexes(p) {
+		out = append(out, s.tile(r, i))
+	}
+	return out
+}
+
+// relatedIndexes are the catalogue indexes of up to four other products of p's category.
+func (s *Store) relatedIndexes(p Product) []int {
 	col, ok := s.cat.Collection(p.Category)
 	if !ok {
 		return nil
 	}
 	n, at := s.cat.members(col)
-	var out []tile
+	var out []int
 	for k := 1; k <= n && len(out) < 4; k++ {
 		i := at((p.Index*7 + k*13) % n)
 		if i == p.Index {
 			continue
 		}
-		out = append(out, s.tile(r, i))
+		out = append(out, i)
 	}
 	return out
 }
@@ -159,7 +168,7 @@ func (s *Store) breadcrumbs(r *http.Request, p Product) []link {
 	if col, ok := s.cat.Collection(p.Category); ok && p.Category != "" {
 		out = append(out, link{base(r) + s.CategoryPath(col.Handle), col.Title})
 	}
-	return append(out, link{base(r) + s.productPrefix() + p.Handle, p.Title})
+	return append(out, link{base(r) + s.productPath(p.Handle), p.Title})
 }
 
 // listing fills the tiles and pagination of a category page; ok is false past the last page.

@@ -34,7 +34,7 @@ func (s *Store) redirect(w http.ResponseWriter, r *http.Request) {
 		}
 		status = n
 	}
-	target := base(r) + s.productPrefix() + handle
+	target := base(r) + s.productPath(handle)
 	if to := q.Get("to"); to != "" {
 		target = to + handle
 	}
@@ -47,5 +47,5 @@ func (s *Store) productLink(r *http.Request, handle string) string {
 	if link := s.opts.Faults.ProductLinks; link != "" {
 		return base(r) + strings.ReplaceAll(link, "{handle}", handle)
 	}
-	return base(r) + s.productPrefix() + handle
+	return base(r) + s.productPath(handle)
 }

@@ -22,6 +22,10 @@ func DefaultHost(kind Kind) string {
 		return "127.0.0.4"
 	case Sitemap:
 		return "127.0.0.9"
+	case WooCommerce:
+		return "127.0.0.10"
+	case Magento:
+		return "127.0.0.11"
 	}
 	return "127.0.0.2"
 }
@@ -110,8 +114,8 @@ type Fleet struct {
 func (f *Fleet) MaxInFlight() int64 { return f.gauge.max.Load() }
 
 // Launch builds and starts one store per Options, each on its Addr or, when empty, on
-// DefaultHost(Kind) with a free port (a second store of the same kind gets 127.0.0.5 and
-// up). The stores stop when ctx is done or Stop is called.
+// DefaultHost(Kind) with a free port (a second store of the same kind gets the first free
+// address from 127.0.0.5 up). The stores stop when ctx is done or Stop is called.
 //
 //	fleet, err := demostore.Launch(ctx,
 //		demostore.Options{Kind: demostore.Shopify, Products: 10_000},
@@ -133,7 +137,7 @@ func Launch(ctx context.Context, opts ...Options) (*Fleet, error) {
 		addr := o.Addr
 		if addr == "" {
 			host := DefaultHost(o.Kind)
-			if used[host] {
+			for used[host] {
 				host = fmt.Sprintf("127.0.0.%d", next)
 				next++
 			}

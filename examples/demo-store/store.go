@@ -1,6 +1,7 @@
 package demostore
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -20,10 +21,15 @@ const (
 	JSONLD Kind = "jsonld"
 	// HTML is a plain HTML shop with no structured data at all.
 	HTML Kind = "html"
+	// WooCommerce is a WordPress shop on WooCommerce's Storefront theme, in German, with
+	// the Store API open.
+	WooCommerce Kind = "woocommerce"
+	// Magento is a Magento 2 shop on the Luma theme, in British English.
+	Magento Kind = "magento"
 )
 
 // Kinds lists every kind, in the order the launcher starts them.
-var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap}
+var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap, WooCommerce, Magento}
 
 // Options configure a Store. The zero value of every field but Kind is usable.
 type Options struct {
@@ -177,6 +183,12 @@ func New(opts Options) (*Store, error) {
 		}
 	case Sitemap:
 		s.setUpSitemapKind()
+	case WooCommerce:
+		s.router = s.wooRoute
+		s.name, s.currency = cmp.Or(s.name, "Bergwerk Laden"), cmp.Or(opts.Currency, "EUR")
+	case Magento:
+		s.router = s.magentoRoute
+		s.name, s.currency = cmp.Or(s.name, "Thistle & Co"), cmp.Or(opts.Currency, "GBP")
 	default:
 		return nil, fmt.Errorf("demostore: unknown kind %q (want one of %v)", opts.Kind, Kinds)
 	}
@@ -202,14 +214,19 @@ func (s *Store) Catalog() *Catalog { return s.cat }
 func (s *Store) PageSize() int { return s.pageSize }
 
 // ProductPath is the path of product i's page: /products/{handle} (Shopify),
-// /product/{handle} (JSON-LD) or /item/{handle} (HTML).
-func (s *Store) ProductPath(i int) string {
-	return s.productPrefix() + s.cat.Product(i).Handle
-}
+// /product/{handle} (JSON-LD), /item/{handle} (HTML), /produkt/{handle}/ (WooCommerce)
+// or /{handle}.html (Magento).
+func (s *Store) ProductPath(i int) string { return s.productPath(s.cat.Product(i).Handle) }
 
 // CategoryPath is the path of a collection's first listing page: /collections/{handle}
-// (Shopify), /category/{handle} (JSON-LD) or /shop/{handle} (HTML).
-func (s *Store) CategoryPath(handle string) string { return s.categoryPrefix() + handle }
+// (Shopify), /category/{handle} (JSON-LD), /shop/{handle} (HTML),
+// /produkt-kategorie/{handle}/ (WooCommerce) or /{handle}.html (Magento).
+func (s *Store) CategoryPath(handle string) string {
+	return s.categoryPrefix() + handle + s.pathSuffix()
+}
+
+// productPath is the path of the product page of handle.
+func (s *Store) productPath(handle string) string { return s.productPrefix() + handle + s.pathSuffix() }
 
 // CategoryPages is how many listing pages CategoryPath(handle) spans (PageSize per page).
 func (s *Store) CategoryPages(handle string) int {
@@ -229,6 +246,10 @@ func (s *Store) productPrefix() string {
 		return "/item/"
 	case Sitemap:
 		return "/p/"
+	case WooCommerce:
+		return wooProductBase
+	case Magento:
+		return "/"
 	}
 	return "/products/"
 }
@@ -241,8 +262,24 @@ func (s *Store) categoryPrefix() string {
 		return "/shop/"
 	case Sitemap:
 		return "/c/"
+	case WooCommerce:
+		return wooCategoryBase
+	case Magento:
+		return "/"
 	}
 	return "/collections/"
+}
+
+// pathSuffix ends the paths of product and category pages: WordPress's trailing slash,
+// Magento's .html.
+func (s *Store) pathSuffix() string {
+	switch s.opts.Kind {
+	case WooCommerce:
+		return "/"
+	case Magento:
+		return ".html"
+	}
+	return ""
 }
 
 // Route names what a request asked for; Stats counts requests per route.
