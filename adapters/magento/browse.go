@@ -1,6 +1,7 @@
 package magento
 
 import (
+	"cmp"
 	"net/url"
 	"strconv"
 	"strings"
@@ -70,7 +71,11 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	if current := storefront.LastNumber(pager.SelectOne(".item.current").Text()); n > 1 && current != n {
 		return sdk.Page{}, nil
 	}
-	page := sdk.Page{Listings: tiles(root, pageURL)}
+	currency := switcherCurrency(root)
+	if currency == "" {
+		currency = sdk.PageLocale(d, pageURL).Currency()
+	}
+	page := sdk.Page{Listings: tiles(root, pageURL, currency)}
 	if len(page.Listings) == 0 {
 		return page, nil
 	}
@@ -107,8 +112,9 @@ func categoryPage(rawURL string, n int) (string, error) {
 // tiles reads the product tiles of a category page (li.product-item), the questions of
 // every tile asked together. A tile's price box holds the final price the shopper pays
 // (data-price-amount of data-price-type="finalPrice", "As low as" for a configurable
-// product) and, on a sale of a simple product, the old price.
-func tiles(root sdk.Node, pageURL string) []sdk.Listing {
+// product) and, on a sale of a simple product, the old price. The currency is the one
+// the symbol of the displayed price names, currencyHint being the page's (sdk.ParseAmount).
+func tiles(root sdk.Node, pageURL, currencyHint string) []sdk.Listing {
 	items := sdk.Nodes(root.Select("li.product-item"))
 	if len(items) == 0 {
 		return nil
@@ -122,19 +128,16 @@ func tiles(root sdk.Node, pageURL string) []sdk.Listing {
 	shown := items.SelectOne(".price").Text()
 	images := items.SelectOne("img.product-image-photo")
 	srcs, alts := images.Attr("src"), images.Attr("alt")
-	currency := switcherCurrency(root)
 	var out []sdk.Listing
 	for i := range items {
 		if hrefs[i] == "" {
 			continue
 		}
 		l := sdk.Listing{URL: resolve(hrefs[i]), ID: ids[i], Title: titles[i]}
-		if final, err := strconv.ParseFloat(finals[i], 64); err == nil {
-			l.Price = &sdk.Price{Current: storefront.Cents(final), Currency: currency}
-			if l.Price.Currency == "" {
-				l.Price.Currency = storefront.SymbolCurrency(shown[i])
-			}
-			if old, err := strconv.ParseFloat(olds[i], 64); err == nil && storefront.Cents(old) > l.Price.Current {
+		if final, ok := sdk.ParseMachinePrice(finals[i]); ok {
+			_, currency, _ := sdk.ParseAmount(shown[i], currencyHint)
+			l.Price = &sdk.Price{Current: storefront.Cents(final), Currency: cmp.Or(currency, currencyHint)}
+			if old, ok := sdk.ParseMachinePrice(olds[i]); ok && storefront.Cents(old) > l.Price.Current {
 				was := storefront.Cents(old)
 				l.Price.CompareAt = &was
 			}

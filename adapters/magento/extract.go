@@ -2,7 +2,6 @@ package magento
 
 import (
 	"cmp"
-	"strconv"
 	"strings"
 
 	"github.com/stockroom/stockroom/adapters/internal/storefront"
@@ -13,7 +12,7 @@ import (
 // product's id from its add-to-cart form, its price box, its stock line, and the
 // configuration of a configurable product's options. The currency is the one the page
 // states (Open Graph price tags, microdata or JSON-LD), else the one the price's symbol
-// names.
+// names in the page's locale.
 func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
@@ -44,7 +43,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 
 	currency := storefront.PageCurrency(page)
 	if currency == "" {
-		currency = storefront.SymbolCurrency(box.SelectOne(".price").Text())
+		_, currency, _ = sdk.ParseAmount(box.SelectOne(".price").Text(), sdk.PageLocale(page, c.URL()).Currency())
 	}
 	scripts := initScripts(root)
 	p.Images = galleryImages(scripts)
@@ -54,9 +53,9 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 			return p, nil
 		}
 	}
-	if final, err := strconv.ParseFloat(box.SelectOne(`[data-price-type="finalPrice"]`).Attr("data-price-amount"), 64); err == nil {
+	if final, ok := sdk.ParseMachinePrice(box.SelectOne(`[data-price-type="finalPrice"]`).Attr("data-price-amount")); ok {
 		p.Price = &sdk.Price{Current: storefront.Cents(final), Currency: currency}
-		if old, err := strconv.ParseFloat(box.SelectOne(`[data-price-type="oldPrice"]`).Attr("data-price-amount"), 64); err == nil && storefront.Cents(old) > p.Price.Current {
+		if old, ok := sdk.ParseMachinePrice(box.SelectOne(`[data-price-type="oldPrice"]`).Attr("data-price-amount")); ok && storefront.Cents(old) > p.Price.Current {
 			was := storefront.Cents(old)
 			p.Price.CompareAt = &was
 		}

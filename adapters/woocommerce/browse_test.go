@@ -251,3 +251,25 @@ func TestListReadsTheArchiveWhenTheStoreAPIIsClosed(t *testing.T) {
 		}
 	}
 }
+
+// A tile's "$" is read in the page's locale: the Canadian dollar on a Canadian store.
+func TestListReadsTheSymbolInThePagesLocale(t *testing.T) {
+	shop := "https://maple.example"
+	archive := shop + "/product-category/mugs/"
+	page := `<html lang="en-CA"><body class="archive tax-product_cat woocommerce woocommerce-page">
+<p class="woocommerce-result-count">Showing the single result</p>
+<ul class="products columns-4"><li class="product type-product post-9 status-publish instock product-type-simple">
+<a href="` + shop + `/product/mug/" class="woocommerce-LoopProduct-link woocommerce-loop-product__link"><h2 class="woocommerce-loop-product__title">Mug</h2>
+<span class="price"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">&#36;</span>12.50</bdi></span></span></a></li></ul></body></html>`
+	pages := sdktest.Pages{archive: doc(archive, "text/html", page)}
+	for path, m := range paths(t) {
+		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: pages}
+		lp, err := set.List(context.Background(), Platform, archive, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listingsOf(lp.Listings); !slices.Equal(got, []string{"Mug " + shop + "/product/mug/ 12.5 CAD"}) {
+			t.Errorf("%s: %q", path, got)
+		}
+	}
+}

@@ -43,8 +43,8 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	p.ProductType = storefront.NonEmpty(box.SelectOne(".product_meta .posted_in a").Text())
 	p.Tags = sdk.Nodes(box.Select(".product_meta .tagged_as a")).Text()
 
-	shown := shownPrice(summary.SelectOne(".price"))
 	currency := storefront.PageCurrency(page)
+	shown := shownPrice(summary.SelectOne(".price"), currencyHint(page, c.URL()))
 	if currency == "" && shown != nil {
 		currency = shown.Currency
 	}
@@ -80,7 +80,7 @@ func ldProduct(page *sdk.Doc) sdk.Value {
 
 // ldPrice reads the price of a simple product's JSON-LD offer. WooCommerce writes it as
 // the offer's price, or (since 8.x) as price specifications: the price charged, and on a
-// sale the regular price marked ListPrice.
+// sale the regular price marked ListPrice. currency is the page's, when known.
 func ldPrice(product sdk.Value, currency string) *sdk.Price {
 	offer := product.Get("offers.0")
 	if !offer.Exists() {
@@ -90,7 +90,7 @@ func ldPrice(product sdk.Value, currency string) *sdk.Price {
 	var list *float64
 	for _, spec := range append([]sdk.Value{offer}, offer.Get("priceSpecification").List()...) {
 		f := spec.Strings("price", "priceType", "priceCurrency")
-		amount, ok := spec.Get("price").Float()
+		amount, ok := sdk.ParseMachinePrice(f[0])
 		if !ok {
 			continue
 		}

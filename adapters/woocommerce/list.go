@@ -48,7 +48,7 @@ func listArchive(c *sdk.Call) (sdk.Page, error) {
 		return sdk.Page{}, sdk.Fail("category page %d: %s", n, d.Failure())
 	}
 	root := d.HTML()
-	page := sdk.Page{Listings: tileListings(root, pageURL)}
+	page := sdk.Page{Listings: tileListings(root, pageURL, sdk.PageLocale(d, pageURL).Currency())}
 	if len(page.Listings) == 0 {
 		return page, nil
 	}
@@ -104,8 +104,8 @@ func highestPageLink(root sdk.Node) int {
 
 // tileListings reads the product tiles of a page (ul.products li.product, leaving out
 // the category tiles a shop page may show among them), the questions of every tile asked
-// together.
-func tileListings(root sdk.Node, pageURL string) []sdk.Listing {
+// together. currencyHint is the currency of the page's territory.
+func tileListings(root sdk.Node, pageURL, currencyHint string) []sdk.Listing {
 	tiles := sdk.Nodes(root.Select("ul.products li.product:not(.product-category)"))
 	if len(tiles) == 0 {
 		return nil
@@ -123,7 +123,7 @@ func tileListings(root sdk.Node, pageURL string) []sdk.Listing {
 		if u == "" {
 			continue
 		}
-		l := sdk.Listing{URL: u, ID: ids[i], Title: titles[i], Price: shownPrice(prices[i])}
+		l := sdk.Listing{URL: u, ID: ids[i], Title: titles[i], Price: shownPrice(prices[i], currencyHint)}
 		if srcs[i] != "" && !strings.HasPrefix(srcs[i], "data:") {
 			l.Images = []sdk.Image{{URL: resolve(srcs[i]), AltText: storefront.NonEmpty(alts[i]), Position: 1}}
 		}

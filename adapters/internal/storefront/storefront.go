@@ -1,6 +1,6 @@
 // Package storefront holds what the built-in platform adapters (woocommerce, magento) read
-// alike from a store's pages: a URL's origin, page-number cursors, the currency a page
-// states, and the counts and amounts its text shows.
+// alike from a store's pages: a URL's origin, page-number cursors, the currency a page's
+// markup states, and the counts its text shows.
 package storefront
 
 import (
@@ -56,22 +56,9 @@ func LastPage(total, perPage int) int {
 	return (total + perPage - 1) / perPage
 }
 
-// SymbolCurrency names the currency of an amount written with € or £, the two symbols
-// that name one currency wherever they are used; any other symbol ("$", "kr") says
-// nothing certain, and the answer is "".
-func SymbolCurrency(text string) string {
-	switch {
-	case strings.Contains(text, "€"):
-		return "EUR"
-	case strings.Contains(text, "£"):
-		return "GBP"
-	}
-	return ""
-}
-
-// PageCurrency is the ISO code a page states for its prices: product price meta tags,
-// then the offers of its JSON-LD and microdata, then an itemprop="priceCurrency"
-// element. "" when the page states none.
+// PageCurrency is the ISO 4217 code a page's markup states for its prices: product price
+// meta tags, then the offers of its JSON-LD and microdata, then an
+// itemprop="priceCurrency" element. "" when the markup states none.
 func PageCurrency(page *sdk.Doc) string {
 	root := page.HTML()
 	if c := root.SelectOne(`meta[property="product:price:currency"], meta[property="og:price:currency"]`).Attr("content"); isCode(c) {
@@ -114,18 +101,10 @@ func offerCurrency(offers sdk.Value) string {
 	return ""
 }
 
-// isCode reports whether s is shaped like an ISO 4217 code.
+// isCode reports whether s is an ISO 4217 code.
 func isCode(s string) bool {
-	s = strings.TrimSpace(s)
-	if len(s) != 3 {
-		return false
-	}
-	for i := range 3 {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
+	_, ok := sdk.CurrencyDigits(strings.ToUpper(strings.TrimSpace(s)))
+	return ok
 }
 
 // LastNumber is the last whole number written in s ("Showing 1–24 of 300 results" is

@@ -22,14 +22,6 @@ func TestLastNumberReadsResultCounts(t *testing.T) {
 	}
 }
 
-func TestSymbolCurrencyNamesOnlyCertainSymbols(t *testing.T) {
-	for text, want := range map[string]string{"12,50\u00a0€": "EUR", "£1,299.00": "GBP", "$12.50": "", "12,50 kr": "", "": ""} {
-		if got := SymbolCurrency(text); got != want {
-			t.Errorf("SymbolCurrency(%q) = %q, want %q", text, got, want)
-		}
-	}
-}
-
 func TestPagesAhead(t *testing.T) {
 	if got := PagesAhead("api:7:", 1, 4); !slices.Equal(got, []string{"api:7:2", "api:7:3", "api:7:4"}) {
 		t.Errorf("PagesAhead = %q", got)
