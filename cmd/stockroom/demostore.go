@@ -8,8 +8,9 @@ import (
 )
 
 // demoStoreCommand runs the offline demo stores (`stockroom demo-store [flags]`): a
-// Shopify-like store, a JSON-LD store and a plain HTML store on 127.0.0.2, .3 and .4, for
-// `make run` and for crawling without the internet. See examples/demo-store/README.md.
+// Shopify-like store, a JSON-LD store, a plain HTML store, a WooCommerce store and a
+// Magento store on 127.0.0.2, .3, .4, .10 and .11, for crawling without the internet. See
+// examples/demo-store/README.md.
 func demoStoreCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return demostore.RunCommand(ctx, "stockroom demo-store", args, stdout, stderr)
 }

@@ -80,6 +80,8 @@ var demoCatalogs = []demostore.Options{
 	{Kind: demostore.JSONLD, Products: 300},
 	{Kind: demostore.HTML, Products: 300},
 	{Kind: demostore.Sitemap, Products: 300},
+	{Kind: demostore.WooCommerce, Products: 300},
+	{Kind: demostore.Magento, Products: 300},
 }
 
 // demoStores starts `make run`'s demo stores, each on its loopback address and all on one

@@ -121,14 +121,15 @@ Stockroom is running at %[1]s (Ctrl-C stops it and the databases it started)
   API key (organization %[2]q): %[3]s
   Also in %[4]s for scripts: source it, then use $STOCKROOM_URL and $STOCKROOM_API_KEY.
 
-  Prometheus metrics: %[10]s (also $STOCKROOM_METRICS_URL; empty when metrics.listen is)
+  Prometheus metrics: %[13]s (also $STOCKROOM_METRICS_URL; empty when metrics.listen is)
 
 Try:
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/vendors
   curl -s -H "x-api-key: %[3]s" "%[1]s/v2/usage?period=24h"
   curl -s %[1]s/healthz
 
-Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s), then browse it:
+Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s,
+sitemaps only at %[10]s, WooCommerce at %[11]s, Magento at %[12]s), then browse it:
   curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"url": "%[7]s"}' %[1]s/v2/crawl
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/crawl/EXECUTION_ID
   curl -s -H "x-api-key: %[3]s" "%[1]s/v2/collections?vendor=%[7]s"
@@ -137,6 +138,8 @@ Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s
 Postgres:   %[5]s
 ClickHouse: %[6]s
 `, baseURL, demoOrganization, secret, runEnv, db.postgresURL, db.clickhouseURL,
-		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL, metricsURL)
+		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL,
+		fleet.Get(demostore.Sitemap).BaseURL, fleet.Get(demostore.WooCommerce).BaseURL, fleet.Get(demostore.Magento).BaseURL,
+		metricsURL)
 	return svc.Wait()
 }
