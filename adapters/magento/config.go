@@ -33,7 +33,7 @@ func (cs components) config(name string) gjson.Result {
 	var found gjson.Result
 	for _, script := range cs {
 		script.ForEach(func(_, element gjson.Result) bool {
-			found = element.Get(gjsonKey(name))
+			found = element.Get(storefront.JSONKey(name))
 			return !found.Exists()
 		})
 		if found.Exists() {
@@ -98,10 +98,10 @@ func readConfigurable(p *sdk.Product, config gjson.Result, currency string) {
 	anySalable := false
 	config.Get("index").ForEach(func(child, values gjson.Result) bool {
 		id := child.String()
-		v := sdk.Variant{ID: id, Options: map[string]string{}, SKU: storefront.NonEmpty(skus.Get(gjsonKey(id)).String())}
+		v := sdk.Variant{ID: id, Options: map[string]string{}, SKU: storefront.NonEmpty(skus.Get(storefront.JSONKey(id)).String())}
 		var title []string
 		for _, a := range attrs {
-			optionID := values.Get(gjsonKey(a.id)).String()
+			optionID := values.Get(storefront.JSONKey(a.id)).String()
 			for _, o := range a.options {
 				if o.id == optionID {
 					v.Options[a.label] = o.label
@@ -115,7 +115,7 @@ func readConfigurable(p *sdk.Product, config gjson.Result, currency string) {
 		}
 		available := salable[id]
 		v.IsAvailable = &available
-		price := prices.Get(gjsonKey(id))
+		price := prices.Get(storefront.JSONKey(id))
 		if final := price.Get("finalPrice.amount"); final.Exists() {
 			v.Price = &sdk.Price{Current: storefront.Cents(final.Float()), Currency: currency}
 			if old := storefront.Cents(price.Get("oldPrice.amount").Float()); old > v.Price.Current {
@@ -163,16 +163,4 @@ func galleryImages(cs components) []sdk.Image {
 		return true
 	})
 	return out
-}
-
-// gjsonKey escapes a JSON member name for a gjson path.
-func gjsonKey(key string) string {
-	var b strings.Builder
-	for _, r := range key {
-		if strings.ContainsRune(`.*?|#@\!=<>%`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -65,7 +65,7 @@ func readVariations(p *sdk.Product, form sdk.Node, currency string) {
 		var title []string
 		preset := len(attrs) > 0
 		for _, a := range attrs {
-			value := v.Get("attributes." + gjsonKey(a.key)).String()
+			value := v.Get("attributes." + storefront.JSONKey(a.key)).String()
 			if a.preset == "" || value != "" && value != a.preset {
 				preset = false
 			}
@@ -107,16 +107,4 @@ func readVariations(p *sdk.Product, form sdk.Node, currency string) {
 		p.Price = &price
 	}
 	p.IsAvailable = &anyInStock
-}
-
-// gjsonKey escapes a JSON member name for a gjson path.
-func gjsonKey(key string) string {
-	var b strings.Builder
-	for _, r := range key {
-		if strings.ContainsRune(`.*?|#@\!=<>%`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -162,3 +162,19 @@ func Resolver(pageURL string) func(ref string) string {
 		return base.ResolveReference(r).String()
 	}
 }
+
+// JSONKey escapes a JSON member name ("attribute_pa_color", an id) for a gjson path, as
+// adapters reading a page's embedded JSON with gjson need.
+func JSONKey(key string) string {
+	if !strings.ContainsAny(key, `.*?|#@\!=<>%`) {
+		return key
+	}
+	var b strings.Builder
+	for _, r := range key {
+		if strings.ContainsRune(`.*?|#@\!=<>%`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

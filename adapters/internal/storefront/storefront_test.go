@@ -3,6 +3,8 @@ package storefront
 import (
 	"slices"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 func TestLastNumberReadsResultCounts(t *testing.T) {
@@ -47,6 +49,15 @@ func TestPageNumber(t *testing.T) {
 	for _, bad := range []string{"0", "-1", "x"} {
 		if _, err := PageNumber(bad); err == nil {
 			t.Errorf("PageNumber(%q) took it", bad)
+		}
+	}
+}
+
+func TestJSONKeyNamesAnyMember(t *testing.T) {
+	doc := `{"attribute_pa_color":"blue","v1.2":"dot","a*b?":"glob","#":"hash"}`
+	for key, want := range map[string]string{"attribute_pa_color": "blue", "v1.2": "dot", "a*b?": "glob", "#": "hash"} {
+		if got := gjson.Get(doc, JSONKey(key)).String(); got != want {
+			t.Errorf("member %q: %q, want %q", key, got, want)
 		}
 	}
 }
