@@ -50,7 +50,9 @@ func TestBuiltinsLoadInPriorityOrder(t *testing.T) {
 	if err := r.Sync(context.Background(), "builtin", builtin.FS, registry.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(r); got != "shopify,html,jsonld" {
+	// Platform adapters first (Shopify's ahead of those that came after it, then by name),
+	// then the generic ones.
+	if got := names(r); got != "shopify,magento,woocommerce,html,jsonld" {
 		t.Fatalf("modules = %s", got)
 	}
 }
