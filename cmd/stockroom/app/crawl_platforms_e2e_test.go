@@ -17,6 +17,7 @@ import (
 type platformCase struct {
 	name     string
 	store    demostore.Options
+	platform string
 	currency string
 	// listing is the price a product's tile shows; product the price its page shows and
 	// the variants it carries.
@@ -36,7 +37,7 @@ type platformCase struct {
 func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 	for _, c := range []platformCase{
 		{
-			name: "woocommerce", currency: "EUR",
+			name: "woocommerce", platform: "woocommerce", currency: "EUR",
 			store:   demostore.Options{Kind: demostore.WooCommerce, Products: 300},
 			listing: wooListingPrice, product: wooProduct,
 			check: func(t *testing.T, shop *demostore.Running) {
@@ -53,7 +54,7 @@ func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 			},
 		},
 		{
-			name: "woocommerce without the Store API", currency: "EUR",
+			name: "woocommerce without the Store API", platform: "woocommerce", currency: "EUR",
 			store:   demostore.Options{Kind: demostore.WooCommerce, Products: 300, Faults: demostore.Faults{RobotsDisallow: []string{"/wp-json/"}}},
 			listing: wooListingPrice, product: wooProduct,
 			check: func(t *testing.T, shop *demostore.Running) {
@@ -65,7 +66,7 @@ func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 			},
 		},
 		{
-			name: "magento", currency: "GBP",
+			name: "magento", platform: "magento", currency: "GBP",
 			store:   demostore.Options{Kind: demostore.Magento, Products: 300},
 			listing: mageListingPrice, product: mageProduct,
 			check: func(t *testing.T, shop *demostore.Running) {
@@ -90,6 +91,9 @@ func (c platformCase) run(t *testing.T) {
 	elapsed := time.Since(started)
 	if body["status"] != "completed" || body["error"] != nil {
 		t.Fatalf("crawl did not complete: %v", body)
+	}
+	if got := field(body, "meta", "result", "method", "platform"); got != c.platform {
+		t.Errorf("crawl method %v, want the %s adapter", field(body, "meta", "result", "method"), c.platform)
 	}
 	collections := cat.Collections()
 	if got := num(field(body, "meta", "result", "collections_total")); got != len(collections) {
@@ -172,6 +176,23 @@ func (c platformCase) run(t *testing.T) {
 			len(gotVariants) != variants {
 			t.Errorf("product %s: %q %v available %v, %d variants; want %q %s %s %s, available %v, %d variants", urls[k],
 				got["title"], got["price"], got["is_available"], len(gotVariants), p.Title, current, compareAt, c.currency, p.Available(), variants)
+		}
+	}
+}
+
+// The platform adapters claim only their own platforms: the other demo stores are read
+// as before, by the Shopify adapter and the generic ones.
+func TestPlatformAdaptersLeaveTheOtherDemoStores(t *testing.T) {
+	s := newStack(t, demostore.Options{Kind: demostore.Shopify, Products: 30}, demostore.Options{Kind: demostore.JSONLD, Products: 30},
+		demostore.Options{Kind: demostore.HTML, Products: 30})
+	for _, want := range []struct {
+		kind     demostore.Kind
+		platform string
+	}{{demostore.Shopify, "shopify"}, {demostore.JSONLD, ""}, {demostore.HTML, ""}} {
+		shop := s.fleet.Get(want.kind)
+		body := s.waitEnded("/v2/crawl/"+s.startCrawl(shop.BaseURL), time.Minute)
+		if got := field(body, "meta", "result", "method", "platform"); body["status"] != "completed" || got != want.platform {
+			t.Errorf("%s store: %v, method %v, want platform %q", want.kind, body["status"], field(body, "meta", "result", "method"), want.platform)
 		}
 	}
 }
