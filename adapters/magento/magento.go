@@ -28,10 +28,13 @@ const Platform = "magento"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
-		Name:        "magento",
-		Version:     Version,
-		Platforms:   []string{Platform},
-		URLPatterns: []string{"/*.html", "/catalog/product/view/id/*"},
+		Name:      "magento",
+		Version:   Version,
+		Platforms: []string{Platform},
+		// Magento gives products and top-level categories alike one .html segment; only
+		// subcategories nest under their parents' paths, and product pages win a tie.
+		URLPatterns:        []string{"/*.html", "/catalog/product/view/id/*"},
+		CollectionPatterns: []string{"/*/*.html", "/*/*/*.html", "/catalog/category/view/id/*"},
 	}
 }
 

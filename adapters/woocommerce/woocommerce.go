@@ -33,9 +33,16 @@ func (Adapter) Info() sdk.Info {
 		Name:      "woocommerce",
 		Version:   Version,
 		Platforms: []string{Platform},
-		// The product base in English, German, French, Spanish, Italian and Dutch, as
-		// WooCommerce's translations set it.
+		// The product and category bases in English, German, French, Spanish and Italian,
+		// as WooCommerce's translations set them; subcategories nest under their parents.
 		URLPatterns: []string{"/product/*", "/produkt/*", "/produit/*", "/producto/*", "/prodotto/*"},
+		CollectionPatterns: []string{
+			"/product-category/*", "/product-category/*/*",
+			"/produkt-kategorie/*", "/produkt-kategorie/*/*",
+			"/categorie-produit/*", "/categorie-produit/*/*",
+			"/categoria-producto/*", "/categoria-producto/*/*",
+			"/categoria-prodotto/*", "/categoria-prodotto/*/*",
+		},
 	}
 }
 
