@@ -19,14 +19,14 @@ import (
 func RunCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kinds := fs.String("kinds", "shopify,jsonld,html,woocommerce,magento", "store kinds to start, comma-separated (shopify, jsonld, html, sitemap, woocommerce, magento)")
+	kinds := fs.String("kinds", "shopify,jsonld,html,woocommerce,magento,headless", "store kinds to start, comma-separated (shopify, jsonld, html, sitemap, woocommerce, magento, headless)")
 	products := fs.Int("products", 1000, "products per generated store")
 	seed := fs.Uint64("seed", 1, "catalogue seed; the same seed serves the same products")
 	port := fs.Int("port", 8090, "port every store listens on, each on its own loopback address (0: any free port)")
 	var addrs multiFlag
-	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4/.9/.10/.11 for shopify/jsonld/html/sitemap/woocommerce/magento)")
+	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4/.9/.10/.11/.12 for shopify/jsonld/html/sitemap/woocommerce/magento/headless)")
 	catalogPath := fs.String("catalog", "", "serve this Shopify products.json (array or {\"products\": [...]}) instead of a generated catalogue")
-	currency := fs.String("currency", "", "ISO 4217 currency the pages announce (default USD; EUR for woocommerce, GBP for magento)")
+	currency := fs.String("currency", "", "ISO 4217 currency the pages announce (default USD; EUR for woocommerce and headless, GBP for magento)")
 	pageSize := fs.Int("page-size", 24, "products per category page")
 	latency := fs.Duration("latency", 0, "fault: latency added to every answer")
 	burst := fs.Int("rate-limit-burst", 0, "fault: answer this many requests in a row with 429")

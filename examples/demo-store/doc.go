@@ -23,6 +23,8 @@
 //     data-product_variations, prices "1.234,56 €".
 //   - Magento: a British Magento 2 shop on Luma: li.product-item tiles with
 //     data-price-amount, pages ?p=N, configurable products' jsonConfig, prices "£1,234.56".
+//   - Headless: a French shop on a Next.js storefront that draws little markup and carries
+//     its catalogue in __NEXT_DATA__ (Storefront API shapes), pages ?page=N, "12,50 €".
 //
 // Build one with New, or start several with Launch:
 //
@@ -36,9 +38,9 @@
 //	// shop.BaseURL == "http://127.0.0.2:PORT"; shop.Catalog() says what to expect;
 //	// shop.Stats() says what was fetched.
 //
-// Each store listens on its own loopback address (127.0.0.2, .3, .4, .9, .10, .11 by
-// default) because Stockroom identifies a vendor by host name and ignores ports. Links are absolute and
-// built from the request's Host, so a store works on any address.
+// Each store listens on its own loopback address (127.0.0.2, .3, .4, .9, .10, .11, .12 by
+// default) because Stockroom identifies a vendor by host name and ignores ports. Links are
+// absolute and built from the request's Host, so a store works on any address.
 //
 // # Catalogues
 //

@@ -247,6 +247,8 @@ func (s *Store) serveCategory(w http.ResponseWriter, r *http.Request, handle str
 		s.wooCategory(w, r, handle, 1)
 	case Magento:
 		s.magentoCategory(w, r, handle)
+	case Headless:
+		s.headlessCategory(w, r, handle)
 	default:
 		s.htmlCategory(w, r, handle)
 	}

@@ -26,6 +26,8 @@ func DefaultHost(kind Kind) string {
 		return "127.0.0.10"
 	case Magento:
 		return "127.0.0.11"
+	case Headless:
+		return "127.0.0.12"
 	}
 	return "127.0.0.2"
 }

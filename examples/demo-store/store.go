@@ -26,10 +26,13 @@ const (
 	WooCommerce Kind = "woocommerce"
 	// Magento is a Magento 2 shop on the Luma theme, in British English.
 	Magento Kind = "magento"
+	// Headless is a French shop whose Next.js storefront carries its catalogue in the
+	// page's embedded state (__NEXT_DATA__).
+	Headless Kind = "headless"
 )
 
 // Kinds lists every kind, in the order the launcher starts them.
-var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap, WooCommerce, Magento}
+var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap, WooCommerce, Magento, Headless}
 
 // Options configure a Store. The zero value of every field but Kind is usable.
 type Options struct {
@@ -189,6 +192,9 @@ func New(opts Options) (*Store, error) {
 	case Magento:
 		s.router = s.magentoRoute
 		s.name, s.currency = cmp.Or(s.name, "Thistle & Co"), cmp.Or(opts.Currency, "GBP")
+	case Headless:
+		s.router = s.headlessRoute
+		s.name, s.currency = cmp.Or(s.name, "Maison Lumière"), cmp.Or(opts.Currency, "EUR")
 	default:
 		return nil, fmt.Errorf("demostore: unknown kind %q (want one of %v)", opts.Kind, Kinds)
 	}
@@ -214,13 +220,14 @@ func (s *Store) Catalog() *Catalog { return s.cat }
 func (s *Store) PageSize() int { return s.pageSize }
 
 // ProductPath is the path of product i's page: /products/{handle} (Shopify),
-// /product/{handle} (JSON-LD), /item/{handle} (HTML), /produkt/{handle}/ (WooCommerce)
-// or /{handle}.html (Magento).
+// /product/{handle} (JSON-LD, headless), /item/{handle} (HTML), /produkt/{handle}/
+// (WooCommerce) or /{handle}.html (Magento).
 func (s *Store) ProductPath(i int) string { return s.productPath(s.cat.Product(i).Handle) }
 
 // CategoryPath is the path of a collection's first listing page: /collections/{handle}
 // (Shopify), /category/{handle} (JSON-LD), /shop/{handle} (HTML),
-// /produkt-kategorie/{handle}/ (WooCommerce) or /{handle}.html (Magento).
+// /produkt-kategorie/{handle}/ (WooCommerce), /{handle}.html (Magento) or
+// /search/{handle} (headless).
 func (s *Store) CategoryPath(handle string) string {
 	return s.categoryPrefix() + handle + s.pathSuffix()
 }
@@ -250,6 +257,8 @@ func (s *Store) productPrefix() string {
 		return wooProductBase
 	case Magento:
 		return "/"
+	case Headless:
+		return headlessProductBase
 	}
 	return "/products/"
 }
@@ -266,6 +275,8 @@ func (s *Store) categoryPrefix() string {
 		return wooCategoryBase
 	case Magento:
 		return "/"
+	case Headless:
+		return headlessCategoryBase
 	}
 	return "/collections/"
 }

@@ -121,7 +121,7 @@ Stockroom is running at %[1]s (Ctrl-C stops it and the databases it started)
   API key (organization %[2]q): %[3]s
   Also in %[4]s for scripts: source it, then use $STOCKROOM_URL and $STOCKROOM_API_KEY.
 
-  Prometheus metrics: %[13]s (also $STOCKROOM_METRICS_URL; empty when metrics.listen is)
+  Prometheus metrics: %[14]s (also $STOCKROOM_METRICS_URL; empty when metrics.listen is)
 
 Try:
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/vendors
@@ -129,7 +129,8 @@ Try:
   curl -s %[1]s/healthz
 
 Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s,
-sitemaps only at %[10]s, WooCommerce at %[11]s, Magento at %[12]s), then browse it:
+sitemaps only at %[10]s, WooCommerce at %[11]s, Magento at %[12]s, headless Next.js at
+%[13]s), then browse it:
   curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"url": "%[7]s"}' %[1]s/v2/crawl
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/crawl/EXECUTION_ID
   curl -s -H "x-api-key: %[3]s" "%[1]s/v2/collections?vendor=%[7]s"
@@ -140,6 +141,6 @@ ClickHouse: %[6]s
 `, baseURL, demoOrganization, secret, runEnv, db.postgresURL, db.clickhouseURL,
 		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL,
 		fleet.Get(demostore.Sitemap).BaseURL, fleet.Get(demostore.WooCommerce).BaseURL, fleet.Get(demostore.Magento).BaseURL,
-		metricsURL)
+		fleet.Get(demostore.Headless).BaseURL, metricsURL)
 	return svc.Wait()
 }
