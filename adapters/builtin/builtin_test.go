@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stockroom/stockroom/adapters/headless"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
 	"github.com/stockroom/stockroom/adapters/magento"
@@ -22,6 +23,7 @@ func TestVersionsNameTheABIMinorTheModulesNeed(t *testing.T) {
 		"shopify":     shopify.Adapter{}.Info(),
 		"woocommerce": woocommerce.Adapter{}.Info(),
 		"magento":     magento.Adapter{}.Info(),
+		"headless":    headless.Adapter{}.Info(),
 		"jsonld":      jsonld.Adapter{}.Info(),
 		"html":        html.Adapter{}.Info(),
 	}

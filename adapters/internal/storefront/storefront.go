@@ -1,6 +1,6 @@
-// Package storefront holds what the built-in platform adapters (woocommerce, magento) read
-// alike from a store's pages: a URL's origin, page-number cursors, the currency a page's
-// markup states, and the counts its text shows.
+// Package storefront holds what the built-in platform adapters (woocommerce, magento,
+// headless) read alike from a store's pages: a URL's origin, page-number cursors, the
+// currency a page's markup states, and the counts its text shows.
 package storefront
 
 import (

@@ -1,0 +1,37 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stockroom/stockroom/adapters/kit"
+	"github.com/stockroom/stockroom/adapters/sdk"
+	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/plugins/wasm"
+)
+
+// TestSavedPages runs the guest over testdata with the authoring kit, as
+// `stockroom adapter test` does.
+func TestSavedPages(t *testing.T) {
+	wasmFile := filepath.Join(t.TempDir(), "headless.wasm")
+	if err := os.WriteFile(wasmFile, sdktest.Build(t, "guest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ok, err := kit.Env{CacheDir: sdktest.CacheDir()}.Test(context.Background(), &out, wasmFile, "testdata")
+	if err != nil || !ok {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+}
+
+// paths runs each test through the WebAssembly guest and natively.
+func paths(t *testing.T) map[string]adapter.Module {
+	return map[string]adapter.Module{
+		"wasm":   sdktest.Load(t, "guest", wasm.Config{}),
+		"native": sdk.Native(Adapter{}),
+	}
+}
