@@ -1,12 +1,17 @@
 package html
 
-import "github.com/stockroom/stockroom/adapters/sdk"
+import (
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
 
 // Discover lists the categories that the home page links to. It takes every link in the
 // page's menus (nav, header, anything marked as a menu), and every link elsewhere whose
 // path looks like a category's. It skips links to products, to the home page and to the
-// store's own pages (cart, account, blog and the like). Each collection carries the
-// currency of the home page's prices, when the page says.
+// store's own pages (cart, account, contact, legal pages, blog and the like), in the
+// languages of the platforms' translations. Each collection carries the currency of the
+// home page's prices, when the page says.
 func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 	page := c.Page()
 	if page == nil || !page.OK() {
@@ -26,7 +31,7 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 		if !ok {
 			return
 		}
-		if len(segs) == 0 || isProductPath(segs) || isExcludedPath(segs) {
+		if len(segs) == 0 || isProductPath(segs) || isExcludedPath(segs) || isShopPage(segs) {
 			return
 		}
 		if !inMenu && !isCategoryPath(segs) {
@@ -57,4 +62,30 @@ func (Adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
 		}
 	}
 	return out, nil
+}
+
+// isShopPage reports whether a path, given by its segments, is one of the store's own
+// pages that menus list beside the categories, in the words WooCommerce, Magento and
+// Shopify themes use in English, German, French, Spanish and Italian: contact, cart,
+// account, legal and service pages. A category is never named so; the words that could
+// start a category's name ("contact lenses") only count as a whole segment.
+func isShopPage(segs []string) bool {
+	for _, s := range segs {
+		switch s {
+		case "kontakt", "contacto", "contatti", "contact-us", "warenkorb", "panier", "carrito", "carrello",
+			"kasse", "commande", "mein-konto", "konto", "mon-compte", "mi-cuenta", "mio-account", "customer",
+			"impressum", "imprint", "legal", "mentions-legales", "agb", "cgv", "aviso-legal", "note-legali",
+			"datenschutz", "datenschutzerklaerung", "ueber-uns", "a-propos", "quienes-somos", "chi-siamo",
+			"versand", "livraison", "envios", "spedizioni", "shipping", "returns", "widerruf", "retours",
+			"track-order", "order-tracking", "guest", "newsletter", "gift-card", "gift-cards", "store-finder":
+			return true
+		}
+		for _, prefix := range []string{"privacy-", "terms-", "legal-", "shipping-", "returns-", "refund-", "about-",
+			"datenschutz", "widerruf", "conditions-", "politique-", "politica-", "customer-service"} {
+			if strings.HasPrefix(s, prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -39,3 +39,30 @@ func TestDiscoverReadsMenusAndCategoryLinks(t *testing.T) {
 		t.Errorf("first collection %+v", got[0])
 	}
 }
+
+// The menus of WooCommerce, Magento and Shopify stores in several languages list the
+// store's own pages beside its categories: only the categories are collections.
+func TestDiscoverLeavesTheStoresOwnPages(t *testing.T) {
+	page := `<html><body><nav><ul>
+<li class="menu-item-object-product_cat"><a href="/produkt-kategorie/kleidung/">Kleidung</a></li>
+<li><a href="/kontakt/">Kontakt</a></li><li><a href="/warenkorb/">Warenkorb</a></li><li><a href="/mein-konto/">Mein Konto</a></li>
+<li><a href="/impressum/">Impressum</a></li><li><a href="/datenschutzerklaerung/">Datenschutz</a></li><li><a href="/agb/">AGB</a></li>
+<li class="category-item"><a href="/gear.html">Gear</a></li><li><a href="/customer/account/login/">Sign In</a></li>
+<li><a href="/privacy-policy-cookie-restriction-mode">Privacy and Cookie Policy</a></li><li><a href="/sales/guest/form/">Orders and Returns</a></li>
+<li><a href="/collections/contact-lenses">Contact lenses</a></li><li><a href="/panier">Panier</a></li><li><a href="/mentions-legales">Mentions légales</a></li>
+<li><a href="/pages/shipping-returns">Shipping</a></li><li><a href="/terms-of-service">Terms</a></li>
+</ul></nav></body></html>`
+	set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{}}
+	got, err := set.Discover(context.Background(), "", htmlDoc(site+"/", page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, c := range got {
+		urls = append(urls, c.URL)
+	}
+	want := []string{site + "/produkt-kategorie/kleidung/", site + "/gear.html", site + "/collections/contact-lenses"}
+	if !slices.Equal(urls, want) {
+		t.Errorf("collections %q\nwant %q", urls, want)
+	}
+}

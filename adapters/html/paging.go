@@ -76,27 +76,20 @@ func markedNextPage(root sdk.Node, links []sdk.Node, tiles []bool, urls *resolve
 			others = append(others, a)
 		}
 	}
-	texts := others.Text()
+	// The text, aria-label and title of each, in three calls: an icon's text (a
+	// ligature such as "chevron_right", an SVG's title) may hide the label that says next.
+	texts, labels, titles := others.Text(), others.Attr("aria-label"), others.Attr("title")
 	for i, a := range others {
-		label := firstText(func() string { return texts[i] }, func() string { return a.Attr("aria-label") }, func() string { return a.Attr("title") })
+		if !isNextLabel(texts[i]) && !isNextLabel(labels[i]) && !isNextLabel(titles[i]) {
+			continue
+		}
 		// Menus hold no next page, but a nav may be the pagination itself. Only the few
 		// links that say next are checked.
-		if !isNextLabel(label) || a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
+		if a.Ancestor("header, nav:not([class*=pag]):not([aria-label*=agination])").Exists() {
 			continue
 		}
 		if u := resolve(a.Attr("href")); u != "" {
 			return u
-		}
-	}
-	return ""
-}
-
-// firstText returns the first text that reads give that is not blank, trimmed. It stops
-// at that text, since each read is a call to the host.
-func firstText(reads ...func() string) string {
-	for _, read := range reads {
-		if v := strings.TrimSpace(read()); v != "" {
-			return v
 		}
 	}
 	return ""
@@ -115,7 +108,16 @@ func isNextLabel(s string) bool {
 		// get here.
 		return strings.ContainsAny(s, "›»→>❯")
 	}
-	return isNextWord(trimmed)
+	if isNextWord(trimmed) {
+		return true
+	}
+	// A pager's words for screen readers, hidden beside the visible one: Magento's
+	// "Page Next", or "Next" and a hidden "page" with no space left between them.
+	compact := strings.ReplaceAll(trimmed, " ", "")
+	for _, hidden := range []string{"page", "seite", "pagina", "página"} {
+		compact = strings.TrimSuffix(strings.TrimPrefix(compact, hidden), hidden)
+	}
+	return compact != trimmed && isNextWord(compact)
 }
 
 // isNextWord reports whether s, a link's lower-cased text without arrows, says "next
@@ -123,7 +125,7 @@ func isNextLabel(s string) bool {
 // hashes strings slowly.
 func isNextWord(s string) bool {
 	switch s {
-	case "next", "next page", "weiter", "nächste", "nächste seite", "suivant", "page suivante", "siguiente",
+	case "next", "next page", "weiter", "nächste", "suivante", "nächste seite", "suivant", "page suivante", "siguiente",
 		"página siguiente", "successivo", "pagina successiva", "avanti", "volgende", "próxima", "próximo",
 		"seguinte", "nästa", "næste", "neste", "następna", "další", "次へ", "下一页":
 		return true

@@ -15,6 +15,7 @@ func TestIsNextLabel(t *testing.T) {
 	for s, want := range map[string]bool{
 		"Next": true, "Next page »": true, "»": true, "›": true, "Suivant": true, "weiter ›": true,
 		"« Previous page": false, "‹": false, "Page 2": false, "": false, "Next-gen gadgets": false,
+		"Page Next": true, "Nextpage": true, "Page suivante": true, "Page Previous": false, "Page": false,
 	} {
 		if got := isNextLabel(s); got != want {
 			t.Errorf("isNextLabel(%q) = %v, want %v", s, got, want)
@@ -24,10 +25,10 @@ func TestIsNextLabel(t *testing.T) {
 
 // FuzzIsNextLabel checks that isNextLabel reads every label as its first version did,
 // kept here as the reference: it lower-cased the label, trimmed arrows and spaces off it
-// and looked the word up in a map.
+// and looked the word up in a map, then again without the hidden words of a pager.
 func FuzzIsNextLabel(f *testing.F) {
 	for _, s := range []string{"Next", "Next page »", "»", "›", " › ", "Suivant", "weiter ›", "« Previous page", "‹", "Page 2", "",
-		"NÄCHSTE SEITE", "next\u00a0", "下一页 ❯", "Next-gen gadgets", "\xff", "→→", ">"} {
+		"NÄCHSTE SEITE", "next\u00a0", "Page Next", "pagesuivante", "下一页 ❯", "Next-gen gadgets", "\xff", "→→", ">"} {
 		f.Add(s)
 	}
 	words := map[string]bool{
@@ -37,6 +38,7 @@ func FuzzIsNextLabel(f *testing.F) {
 		"próxima": true, "próximo": true, "seguinte": true, "nästa": true, "næste": true,
 		"neste": true, "następna": true, "další": true, "次へ": true, "下一页": true,
 	}
+	hidden := []string{"page", "seite", "pagina", "página"}
 	reference := func(s string) bool {
 		s = strings.ToLower(strings.TrimSpace(s))
 		if s == "" {
@@ -46,7 +48,14 @@ func FuzzIsNextLabel(f *testing.F) {
 		if trimmed == "" {
 			return strings.ContainsAny(s, "›»→>❯")
 		}
-		return words[trimmed]
+		if words[trimmed] {
+			return true
+		}
+		compact := strings.ReplaceAll(trimmed, " ", "")
+		for _, h := range hidden {
+			compact = strings.TrimSuffix(strings.TrimPrefix(compact, h), h)
+		}
+		return compact != trimmed && (words[compact] || compact == "suivante")
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := isNextLabel(s), reference(s); got != want {
@@ -105,6 +114,39 @@ func TestListGoesOnFromAPageNamedAheadThatLinksToTheNextNumber(t *testing.T) {
 		}
 		if p.Next != want || len(p.Listings) != 2 {
 			t.Errorf("%s: next %q, %d listings; want next %q, 2 listings", cursor, p.Next, len(p.Listings), want)
+		}
+	}
+}
+
+// The next-page links of real platforms' pagers, on a first page: the label hidden for
+// screen readers beside the visible word, in a title or an aria-label beside an icon, or
+// only in rel="next".
+func TestListFindsNextLinksWhoseLabelIsSplitOrHidden(t *testing.T) {
+	for _, tc := range []struct{ platform, pager string }{
+		{"Magento 2 (Luma)", `<div class="pages"><strong class="label pages-label" id="paging-label">Page</strong><ul class="items pages-items">
+			<li class="item current"><strong class="page"><span class="label">You're currently reading page</span><span>1</span></strong></li>
+			<li class="item"><a href="/gear.html?p=2" class="page"><span class="label">Page</span><span>2</span></a></li>
+			<li class="item pages-item-next"><a class="action next" href="/gear.html?p=2" title="Next"><span class="label">Page</span><span>Next</span></a></li></ul></div>`},
+		{"WooCommerce (Storefront)", `<nav class="woocommerce-pagination"><ul class="page-numbers"><li><span aria-current="page" class="page-numbers current">1</span></li>
+			<li><a class="page-numbers" href="/gear.html?p=2">2</a></li><li><a class="next page-numbers" href="/gear.html?p=2">&rarr;</a></li></ul></nav>`},
+		{"an icon font's ligature, labelled by its title", `<div class="pager"><a href="/gear.html?p=2" title="Next"><i class="material-icons">chevron_right</i></a></div>`},
+		{"Shopify (Dawn), an icon with an aria-label", `<nav class="pagination-wrapper" role="navigation" aria-label="Pagination"><ul class="pagination__list">
+			<li><a href="/gear.html?p=2" class="pagination__item" aria-label="Page 2">2</a></li>
+			<li><a href="/gear.html?p=2" class="pagination__item--prev pagination__item link motion-reduce" aria-label="Next page"><svg aria-hidden="true" focusable="false" class="icon icon-caret"><title>Caret</title><path d="M0 0"/></svg></a></li></ul></nav>`},
+		{"Bootstrap, rel=next alone", `<ul class="pagination"><li class="page-item"><a class="page-link" href="/gear.html?p=2" rel="next"><span aria-hidden="true">&raquo;</span><span class="sr-only">Go forward</span></a></li></ul>`},
+		{"a link with a hidden span and no space", `<div class="paging"><a href="/gear.html?p=2">Next<span class="visually-hidden">page</span></a></div>`},
+	} {
+		page := `<html><body><header><a href="/contact">Contact</a></header><ul class="products">
+			<li class="product"><a href="/products/rope"><img src="/rope.jpg"></a><a href="/products/rope">Rope</a><span class="price">$12.00</span></li>
+			<li class="product"><a href="/products/tent"><img src="/tent.jpg"></a><a href="/products/tent">Tent</a><span class="price">$99.00</span></li>
+			</ul>` + tc.pager + `</body></html>`
+		set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/gear.html": htmlDoc(site+"/gear.html", page)}}
+		p, err := set.List(context.Background(), "", site+"/gear.html", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Listings) != 2 || p.Next != site+"/gear.html?p=2" {
+			t.Errorf("%s: %d listings, next %q", tc.platform, len(p.Listings), p.Next)
 		}
 	}
 }

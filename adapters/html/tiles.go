@@ -53,6 +53,7 @@ type tileLink struct {
 // It looks at the links whose indexes are in anchors; hrefs[i] is the target of links[i].
 func imageTileLinks(links []sdk.Node, hrefs []string, anchors []int, urls *resolver) []tileLink {
 	var candidates []tileLink
+	var firstTile sdk.Node
 	var segs []string
 	for _, i := range anchors {
 		a := links[i]
@@ -74,13 +75,27 @@ func imageTileLinks(links []sdk.Node, hrefs []string, anchors []int, urls *resol
 		if _, ok := tilePrice(tile); !ok {
 			continue
 		}
+		if len(candidates) == 0 {
+			firstTile = tile
+		}
 		candidates = append(candidates, tileLink{i, u.url})
 	}
-	// One image link beside a price is a banner, not a grid of products.
-	if len(candidates) < 2 {
+	// One image link beside a price is a banner, not a grid of products, unless the
+	// markup says it is a product's tile: a category may hold a single product.
+	if len(candidates) == 1 && !isProductTile(firstTile) {
 		return nil
 	}
 	return candidates
+}
+
+// isProductTile reports whether the markup marks a tile as a product's: its class, or
+// that of the grid around it, says product (Magento's li.product-item in ol.products,
+// WooCommerce's li.product in ul.products, a theme's product card).
+func isProductTile(tile sdk.Node) bool {
+	if strings.Contains(strings.ToLower(tile.Attr("class")), "product") {
+		return true
+	}
+	return tile.Ancestor("[class*=products], [class*=product-grid], [class*=product-list], [class*=product-items]").Exists()
 }
 
 // buildListings makes one listing for each product URL in picked, in page order. A

@@ -92,3 +92,30 @@ func TestListTakesNoTileForTheNextPage(t *testing.T) {
 		t.Errorf("next %q, want the paging link's", got.Next)
 	}
 }
+
+// A category holding a single product lists it when the markup marks its tile as a
+// product's, as Magento's and WooCommerce's grids do; a lone image link beside a price
+// elsewhere is a banner.
+func TestListReadsACategoryOfOneProduct(t *testing.T) {
+	for _, tc := range []struct {
+		name, page string
+		want       int
+	}{
+		{"Magento 2 (Luma)", `<html><body><div class="products wrapper grid products-grid"><ol class="products list items product-items">
+			<li class="item product product-item"><div class="product-item-info"><a href="/driven-backpack.html" class="product photo product-item-photo"><img class="product-image-photo" src="/media/db.jpg" alt="Driven Backpack"></a>
+			<div class="product details product-item-details"><strong class="product name product-item-name"><a class="product-item-link" href="/driven-backpack.html">Driven Backpack</a></strong>
+			<div class="price-box price-final_price"><span class="price-container"><span id="product-price-14" data-price-amount="36" data-price-type="finalPrice" class="price-wrapper"><span class="price">£36.00</span></span></span></div></div></div></li>
+			</ol></div></body></html>`, 1},
+		{"a theme's product card", `<html><body><div class="grid"><div class="product-card"><a href="/lone-lamp"><img src="/lamp.jpg"></a><a href="/lone-lamp">Lone lamp</a><span class="price">€45,00</span></div></div></body></html>`, 1},
+		{"a banner", `<html><body><div class="hero"><a href="/summer"><img src="/summer.jpg"></a><span class="price">From €9,99</span></div></body></html>`, 0},
+	} {
+		set := &adapter.Set{Source: sdktest.Modules{sdk.Native(Adapter{})}, Fetcher: sdktest.Pages{site + "/c1": htmlDoc(site+"/c1", tc.page)}}
+		p, err := set.List(context.Background(), "", site+"/c1", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Listings) != tc.want {
+			t.Errorf("%s: %d listings %+v, want %d", tc.name, len(p.Listings), p.Listings, tc.want)
+		}
+	}
+}
