@@ -29,8 +29,8 @@ type platformCase struct {
 
 // TestCrawlOfPlatformStoresFillsTheCatalogExactly crawls a WooCommerce store through its
 // Store API, the same store with the API closed to crawlers (robots.txt) through its
-// category archives, and a Magento store through its category pages, each to
-// completion: every collection and listing found, every listing's price and currency as
+// category archives, a Magento store through its category pages and a headless
+// (Next.js) store through its pages' embedded state, each to completion: every collection and listing found, every listing's price and currency as
 // its tile shows it. Then ten products of each, sale items, variable products and
 // products sold out among them, are extracted through the API and checked field by
 // field.
@@ -39,7 +39,7 @@ func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 		{
 			name: "woocommerce", platform: "woocommerce", currency: "EUR",
 			store:   demostore.Options{Kind: demostore.WooCommerce, Products: 300},
-			listing: wooListingPrice, product: wooProduct,
+			listing: wooListingPrice, product: leadProduct,
 			check: func(t *testing.T, shop *demostore.Running) {
 				// Through the API: a page of a hundred per category, no archive page.
 				pages := 0
@@ -56,7 +56,7 @@ func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 		{
 			name: "woocommerce without the Store API", platform: "woocommerce", currency: "EUR",
 			store:   demostore.Options{Kind: demostore.WooCommerce, Products: 300, Faults: demostore.Faults{RobotsDisallow: []string{"/wp-json/"}}},
-			listing: wooListingPrice, product: wooProduct,
+			listing: wooListingPrice, product: leadProduct,
 			check: func(t *testing.T, shop *demostore.Running) {
 				st := shop.Stats()
 				if st.Disallowed != 0 || st.ByRoute[demostore.RouteCategoryPage] != int64(archivePages(shop)) {
@@ -74,6 +74,18 @@ func TestCrawlOfPlatformStoresFillsTheCatalogExactly(t *testing.T) {
 				// with the last page again.
 				if got := shop.Stats().ByRoute[demostore.RouteCategoryPage]; got != int64(archivePages(shop)) {
 					t.Errorf("%d category pages read, want %d", got, archivePages(shop))
+				}
+			},
+		},
+		{
+			name: "headless", platform: "headless", currency: "EUR",
+			store:   demostore.Options{Kind: demostore.Headless, Products: 300},
+			listing: leadPrice, product: leadProduct,
+			check: func(t *testing.T, shop *demostore.Running) {
+				// Every listing page once, the later ones named by the first page's page
+				// info, none past the last.
+				if got := shop.Stats().ByRoute[demostore.RouteCategoryPage]; got != int64(archivePages(shop)) {
+					t.Errorf("%d listing pages read, want %d", got, archivePages(shop))
 				}
 			},
 		},
@@ -293,9 +305,10 @@ func leadPrice(p demostore.Product) (current, compareAt demostore.Money) {
 	return v.Price, compareAt
 }
 
-// wooProduct is a WooCommerce product page's price, that of the variation the form starts
-// on for a variable product, and its variations.
-func wooProduct(p demostore.Product) (current, compareAt demostore.Money, variants int) {
+// leadProduct is a product page's price, that of the variant it starts on (a WooCommerce
+// variable product's form, a headless page's first variant in stock), and its variants:
+// none for a product without options.
+func leadProduct(p demostore.Product) (current, compareAt demostore.Money, variants int) {
 	current, compareAt = leadPrice(p)
 	if !simple(p) {
 		variants = len(p.Variants)
@@ -337,3 +350,4 @@ func mageProduct(p demostore.Product) (current, compareAt demostore.Money, varia
 	current, _ = mageListingPrice(p)
 	return current, 0, 0
 }
+
