@@ -98,7 +98,8 @@ func (Adapter) List(c *sdk.Call) (sdk.Page, error) {
 	} else if n < last || (last == 0 && first(info, []string{"hasNextPage", "hasNext", "has_next_page"}).Bool()) {
 		page.Next = withPage(c.URL(), n+1)
 	}
-	if n == 1 && last > 1 {
+	// The first page names the later ones at once, when they are numbered as ?page=N.
+	if n == 1 && last > 1 && page.Next == withPage(c.URL(), 2) {
 		for k := 2; k <= min(last, 1+storefront.MaxAhead); k++ {
 			page.Ahead = append(page.Ahead, withPage(c.URL(), k))
 		}
