@@ -350,4 +350,3 @@ func mageProduct(p demostore.Product) (current, compareAt demostore.Money, varia
 	current, _ = mageListingPrice(p)
 	return current, 0, 0
 }
-
