@@ -40,6 +40,7 @@ type Config struct {
 	Credits    Credits    `koanf:"credits"`
 	Search     Search     `koanf:"search"`
 	Affiliate  Affiliate  `koanf:"affiliate"`
+	Webhooks   Webhooks   `koanf:"webhooks"`
 	Log        Log        `koanf:"log"`
 	Metrics    Metrics    `koanf:"metrics"`
 }
@@ -172,6 +173,15 @@ func (a Affiliate) Network() (*affiliate.Network, error) {
 	return n, nil
 }
 
+// Webhooks are the deliveries of executions' ends to clients' receivers (core/webhook).
+type Webhooks struct {
+	Allow         []string        `koanf:"allow"`
+	RetrySchedule []time.Duration `koanf:"retry_schedule"`
+	Timeout       time.Duration   `koanf:"timeout"`
+	Workers       int             `koanf:"workers"`
+	PollInterval  time.Duration   `koanf:"poll_interval"`
+}
+
 type Log struct {
 	Level  string `koanf:"level"`
 	Format string `koanf:"format"`
@@ -218,7 +228,7 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("load environment: %w", err)
 	}
 	// Lists come from the environment as comma-separated strings.
-	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts", "affiliate.vendors"} {
+	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts", "affiliate.vendors", "webhooks.allow", "webhooks.retry_schedule"} {
 		if v, ok := k.Get(key).(string); ok {
 			var items []string
 			for _, item := range strings.Split(v, ",") {
@@ -323,6 +333,13 @@ func (c *Config) Validate() error {
 	if _, err := c.Affiliate.Network(); err != nil {
 		errs = append(errs, err)
 	}
+	check(len(c.Webhooks.RetrySchedule) > 0, "webhooks.retry_schedule", "must hold at least one wait")
+	for i, wait := range c.Webhooks.RetrySchedule {
+		check(wait > 0, fmt.Sprintf("webhooks.retry_schedule[%d]", i), "must be positive, got %s", wait)
+	}
+	check(c.Webhooks.Timeout > 0, "webhooks.timeout", "must be positive")
+	check(c.Webhooks.Workers > 0, "webhooks.workers", "must be positive, got %d", c.Webhooks.Workers)
+	check(c.Webhooks.PollInterval >= 10*time.Millisecond, "webhooks.poll_interval", "must be at least 10ms, got %s", c.Webhooks.PollInterval)
 	var level slog.Level
 	check(level.UnmarshalText([]byte(c.Log.Level)) == nil, "log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	check(c.Log.Format == "text" || c.Log.Format == "json", "log.format", "must be text or json, got %q", c.Log.Format)

@@ -19,15 +19,19 @@ func (s *Server) crawlStart(v2 bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		started, err := s.crawl.Start(c.UserContext(), principal(c).OrganizationID, u)
+		hook, err := s.startWebhook(b, execution.Crawl)
+		if err != nil {
+			return err
+		}
+		started, err := s.crawl.Start(c.UserContext(), principal(c).OrganizationID, u, hook)
 		if err != nil {
 			return err
 		}
 		chargeCredits(c, started.CreditsUsed)
 		if v2 {
-			return startedV2(c, started.ExecutionID, started.CreditsUsed, nil)
+			return startedV2(c, started.ExecutionID, started.CreditsUsed, hook, nil)
 		}
-		return startedV1(c, started.ExecutionID)
+		return startedV1(c, started.ExecutionID, hook)
 	}
 }
 

@@ -65,17 +65,25 @@ func canceledJSON(e execution.Execution) any {
 }
 
 // startedV1 and startedV2 are the two generations' answers to a start.
-func startedV1(c *fiber.Ctx, id string) error {
+// startedV1 answers a v1 start; a start with a webhook also gets its signing secret,
+// shown this once.
+func startedV1(c *fiber.Ctx, id string, hook *execution.Webhook) error {
 	return c.JSON(struct {
-		Success     bool   `json:"success"`
-		ExecutionID string `json:"execution_id"`
-	}{true, id})
+		Success       bool    `json:"success"`
+		ExecutionID   string  `json:"execution_id"`
+		WebhookSecret *string `json:"webhook_secret,omitempty"`
+	}{true, id, webhookSecret(hook)})
 }
 
-func startedV2(c *fiber.Ctx, id string, credits int64, extra map[string]any) error {
+// startedV2 answers a v2 start; a start with a webhook also gets its signing secret in
+// meta.webhook_secret, shown this once.
+func startedV2(c *fiber.Ctx, id string, credits int64, hook *execution.Webhook, extra map[string]any) error {
 	meta := map[string]any{"credits_used": credits, "request_id": requestID(c)}
 	for k, v := range extra {
 		meta[k] = v
+	}
+	if secret := webhookSecret(hook); secret != nil {
+		meta["webhook_secret"] = *secret
 	}
 	return c.Status(fiber.StatusAccepted).JSON(struct {
 		ExecutionID string         `json:"execution_id"`

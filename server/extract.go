@@ -83,12 +83,15 @@ func (s *Server) productsStartV1(c *fiber.Ctx) error {
 	if v, _ := b.Bool("enable_similar_products"); v == nil {
 		p.SimilarProducts = false
 	}
+	if p.Webhook, err = s.startWebhook(b, execution.ProductsBatch); err != nil {
+		return err
+	}
 	started, err := s.extract.StartURLs(c.UserContext(), principal(c).OrganizationID, execution.ProductsBatch, urls, p)
 	if err != nil {
 		return err
 	}
 	chargeCredits(c, started.CreditsUsed)
-	return startedV1(c, started.ExecutionID)
+	return startedV1(c, started.ExecutionID, p.Webhook)
 }
 
 func (s *Server) extractStartV2(c *fiber.Ctx) error {
@@ -111,6 +114,9 @@ func (s *Server) extractStartV2(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if p.Webhook, err = s.startWebhook(b, execution.Extract); err != nil {
+		return err
+	}
 	org := principal(c).OrganizationID
 	if hasURLs {
 		started, err := s.extract.StartURLs(c.UserContext(), org, execution.Extract, urls, p)
@@ -118,7 +124,7 @@ func (s *Server) extractStartV2(c *fiber.Ctx) error {
 			return err
 		}
 		chargeCredits(c, started.CreditsUsed)
-		return startedV2(c, started.ExecutionID, started.CreditsUsed, map[string]any{"url_count": started.URLCount})
+		return startedV2(c, started.ExecutionID, started.CreditsUsed, p.Webhook, map[string]any{"url_count": started.URLCount})
 	}
 	if p.MaxProducts, err = b.Int("max_products"); err != nil {
 		return err
@@ -131,7 +137,7 @@ func (s *Server) extractStartV2(c *fiber.Ctx) error {
 		return err
 	}
 	chargeCredits(c, started.CreditsUsed)
-	return startedV2(c, started.ExecutionID, started.CreditsUsed, map[string]any{
+	return startedV2(c, started.ExecutionID, started.CreditsUsed, p.Webhook, map[string]any{
 		"listings_count": started.ListingsCount, "products_to_process": started.ProductsToProcess,
 	})
 }

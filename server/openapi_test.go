@@ -11,6 +11,7 @@ import (
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
+	"github.com/stockroom/stockroom/core/webhook"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/server/openapi"
 )
@@ -45,7 +46,7 @@ func documentedOperations(t *testing.T) []string {
 func TestEveryRouteIsDocumented(t *testing.T) {
 	// Services are only registered here, never called: zero values will do.
 	var searches *search.Service
-	api := server.New(server.Deps{Crawl: &crawl.Service{}, Extract: &extract.Service{}, Search: searches}, server.Options{})
+	api := server.New(server.Deps{Crawl: &crawl.Service{}, Extract: &extract.Service{}, Search: searches, Webhooks: &webhook.Service{}}, server.Options{})
 	param := regexp.MustCompile(`:([A-Za-z_]+)`)
 	var routed []string
 	for _, r := range api.App().GetRoutes(true) {

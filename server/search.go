@@ -145,12 +145,15 @@ func (s *Server) searchStart(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if req.Webhook, err = s.startWebhook(b, execution.AgenticSearch); err != nil {
+		return err
+	}
 	started, err := s.search.Start(c.UserContext(), principal(c).OrganizationID, req)
 	if err != nil {
 		return err
 	}
 	chargeCredits(c, started.CreditsUsed)
-	return startedV2(c, started.ExecutionID, started.CreditsUsed, nil)
+	return startedV2(c, started.ExecutionID, started.CreditsUsed, req.Webhook, nil)
 }
 
 func (s *Server) searchList(c *fiber.Ctx) error {

@@ -19,6 +19,7 @@ import (
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/usage"
+	"github.com/stockroom/stockroom/core/webhook"
 )
 
 // Check reports whether a dependency is reachable, for /healthz.
@@ -44,6 +45,9 @@ type Deps struct {
 	// Affiliate makes the links of /v1/affiliate and /v2/affiliate; nil (no network) makes
 	// them answer 503.
 	Affiliate *affiliate.Network
+	// Webhooks serves /v2/webhooks and the webhook of start requests; nil leaves the
+	// endpoints out and refuses starts that carry a webhook.
+	Webhooks *webhook.Service
 	// Recorder receives one event per authenticated call; nil turns metering off.
 	Recorder usage.Recorder
 	Checks   []Check
@@ -78,6 +82,7 @@ type Server struct {
 	extract  *extract.Service
 	search   search.API
 	usage    *usage.Service
+	webhooks *webhook.Service
 	recorder usage.Recorder
 	checks   []Check
 	stats    func() map[string]any
@@ -99,7 +104,8 @@ func New(deps Deps, opts Options) *Server {
 	}
 	s := &Server{
 		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, search: deps.Search, usage: deps.Usage, recorder: deps.Recorder,
-		checks: deps.Checks, stats: deps.Stats, requests: deps.Requests, logger: deps.Logger,
+		webhooks: deps.Webhooks,
+		checks:   deps.Checks, stats: deps.Stats, requests: deps.Requests, logger: deps.Logger,
 		affiliate: deps.Affiliate,
 	}
 	s.app = fiber.New(fiber.Config{
@@ -184,6 +190,15 @@ func (s *Server) routes(opts Options) {
 		v2.Post("/agentic-search-mini", s.miniV2)
 		legacy.Post("/agentic-search-mini", s.miniV1)
 		legacy.Post("/search", s.legacySearch)
+	}
+	if s.webhooks != nil {
+		// Before /webhooks/:webhook_id, which would take "deliveries" for an id.
+		v2.Get("/webhooks/deliveries", s.executionDeliveries)
+		v2.Post("/webhooks", s.webhookCreate)
+		v2.Get("/webhooks", s.webhookList)
+		v2.Get("/webhooks/:webhook_id", s.webhookGet)
+		v2.Delete("/webhooks/:webhook_id", s.webhookDelete)
+		v2.Get("/webhooks/:webhook_id/deliveries", s.webhookDeliveries)
 	}
 	legacy.Get("/vendors", s.legacyVendors)
 	legacy.Get("/usage", s.legacyUsage)

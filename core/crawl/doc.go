@@ -11,7 +11,7 @@
 // request, charges the organization and queues the execution; it answers with the
 // execution's id, or with the id of the crawl of the same vendor already running:
 //
-//	started, err := crawls.Start(ctx, organizationID, "https://shop.example")
+//	started, err := crawls.Start(ctx, organizationID, "https://shop.example", nil)
 //	// started.ExecutionID names the crawl; started.Existing is true when it was running already.
 //
 // The work itself is done by a Pipeline, which the job queue calls for every crawl

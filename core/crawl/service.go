@@ -84,8 +84,9 @@ type Started struct {
 }
 
 // Start begins a crawl of the vendor at rawURL for an organization, or returns the crawl
-// of that vendor already running.
-func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Started, error) {
+// of that vendor already running. hook, when not nil, is told of the crawl's end (of the
+// running one's, when it is returned).
+func (s *Service) Start(ctx context.Context, organizationID, rawURL string, hook *execution.Webhook) (Started, error) {
 	if strings.TrimSpace(rawURL) == "" {
 		return Started{}, failure.Missing("url")
 	}
@@ -116,6 +117,7 @@ func (s *Service) Start(ctx context.Context, organizationID, rawURL string) (Sta
 		Steps:          execution.NewSteps(StepMethod, StepDiscover, StepAnalyze, StepListings),
 		Parameters:     params,
 		CreditsUsed:    s.credits,
+		Webhook:        hook,
 	}
 	var active *execution.ActiveError
 	switch err := s.starter.Start(ctx, e, nil); {

@@ -73,6 +73,8 @@ type Execution struct {
 	CreatedAt   time.Time
 	StartedAt   *time.Time
 	StoppedAt   *time.Time
+	// Webhook is set on a start that asks to be told of the end; it is not read back.
+	Webhook *Webhook
 }
 
 // Duration is the time from start to stop, or to now while running; nil before the start.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/product"
 )
 
@@ -25,6 +26,9 @@ type Parameters struct {
 	CrawlID     string   `json:"crawl_id,omitempty"`
 	CountryCode string   `json:"country_code,omitempty"`
 	Flags
+	// Webhook, when not nil, is told of the extraction's end. It is not kept with the
+	// parameters.
+	Webhook *execution.Webhook `json:"-"`
 }
 
 // Item is one input URL and what became of it.

@@ -180,7 +180,7 @@ func (s *Service) start(ctx context.Context, organizationID string, kind executi
 		return err
 	}
 	e := execution.Execution{ID: id, Kind: kind, OrganizationID: organizationID, Vendor: vendor, Parameters: params,
-		CreditsUsed: credits, Steps: []execution.Step{}}
+		CreditsUsed: credits, Steps: []execution.Step{}, Webhook: p.Webhook}
 	return unpaid(s.starter.Start(ctx, e, urls), credits)
 }
 

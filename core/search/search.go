@@ -19,6 +19,9 @@ type Request struct {
 	extract.Flags
 	// Limit is how many results to keep at most; 0 takes the service default.
 	Limit int `json:"limit,omitempty"`
+	// Webhook, when not nil, is told of an asynchronous search's end. It is not kept with
+	// the request.
+	Webhook *execution.Webhook `json:"-"`
 }
 
 // Hit is one result: a catalog product, its score and the reasons it was chosen.

@@ -82,7 +82,8 @@ func (s *Service) Start(ctx context.Context, organizationID string, req Request)
 	}
 	credits := s.credits.Search
 	e := execution.Execution{ID: id, Kind: execution.AgenticSearch, OrganizationID: organizationID, Parameters: params,
-		CreditsUsed: credits, Steps: execution.NewSteps(StepUnderstand, StepRetrieve, StepRank, StepRelax, StepDone)}
+		CreditsUsed: credits, Steps: execution.NewSteps(StepUnderstand, StepRetrieve, StepRank, StepRelax, StepDone),
+		Webhook: req.Webhook}
 	if err := s.starter.Start(ctx, e, nil); err != nil {
 		return Started{}, unpaid(err, credits)
 	}

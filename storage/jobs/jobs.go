@@ -36,7 +36,9 @@ type Options struct {
 	// PollIntervals overrides PollInterval for some kinds. Each look is a query and a few
 	// wake-ups of an otherwise idle process, so short intervals cost CPU.
 	PollIntervals map[execution.Kind]time.Duration
-	Logger        *slog.Logger
+	// Webhooks, when set, makes this process deliver webhook events too.
+	Webhooks *WebhookOptions
+	Logger   *slog.Logger
 }
 
 // Queue is a River client that starts, enqueues and works executions.
@@ -94,15 +96,22 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 		opts.Workers = 4
 	}
 	cfg := &river.Config{Logger: opts.Logger, FetchPollInterval: opts.PollInterval, FetchCooldown: fetchCooldown}
-	if len(handlers) > 0 {
+	if len(handlers) > 0 || opts.Webhooks != nil {
 		workers := river.NewWorkers()
-		if err := river.AddWorkerSafely(workers, &worker{handlers: handlers}); err != nil {
-			return nil, err
-		}
 		cfg.Workers = workers
 		cfg.Queues = map[string]river.QueueConfig{}
+		if len(handlers) > 0 {
+			if err := river.AddWorkerSafely(workers, &worker{handlers: handlers}); err != nil {
+				return nil, err
+			}
+		}
 		for kind := range handlers {
 			cfg.Queues[queueName(kind)] = river.QueueConfig{MaxWorkers: opts.Workers, FetchPollInterval: opts.PollIntervals[kind]}
+		}
+		if opts.Webhooks != nil {
+			if err := addDeliveryWorker(cfg, *opts.Webhooks); err != nil {
+				return nil, err
+			}
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
@@ -163,7 +172,7 @@ func (q *Queue) insert(ctx context.Context, tx pgx.Tx, kind execution.Kind, exec
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", executionID, err)
 	}
-	if err := q.announce(ctx, tx, queueName(kind)); err != nil {
+	if err := announce(ctx, q.client, tx, queueName(kind)); err != nil {
 		return fmt.Errorf("announce %s: %w", executionID, err)
 	}
 	return nil
@@ -178,14 +187,14 @@ const insertTopic = "river_insert"
 // after the workers' look for an earlier one would wait for the queue's next poll (starts
 // that come together, a client's searches, say). Postgres delivers a notification when
 // its transaction commits, so the workers look once the job is there to be seen.
-func (q *Queue) announce(ctx context.Context, tx pgx.Tx, queue string) error {
+func announce(ctx context.Context, client *river.Client[pgx.Tx], tx pgx.Tx, queue string) error {
 	payload, err := json.Marshal(struct {
 		Queue string `json:"queue"`
 	}{queue})
 	if err != nil {
 		return err
 	}
-	return q.client.Driver().UnwrapExecutor(tx).NotifyMany(ctx, &riverdriver.NotifyManyParams{
+	return client.Driver().UnwrapExecutor(tx).NotifyMany(ctx, &riverdriver.NotifyManyParams{
 		Topic: insertTopic, Payload: []string{string(payload)},
 	})
 }

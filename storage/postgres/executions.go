@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,10 +15,35 @@ import (
 )
 
 // ExecutionStore implements execution.Store.
-type ExecutionStore struct{ pool *pgxpool.Pool }
+type ExecutionStore struct {
+	pool  *pgxpool.Pool
+	onEnd EndHook
+}
 
 // NewExecutionStore returns an execution.Store over pool.
 func NewExecutionStore(pool *pgxpool.Pool) *ExecutionStore { return &ExecutionStore{pool: pool} }
+
+// EndHook runs in the transaction that records an execution's end (Finish or Cancel), so
+// that what it writes (the jobs that tell webhooks) is committed with the end or not at
+// all. ended is the execution as it now stands; lastProgress is its progress document
+// before the end, which the end clears.
+type EndHook func(ctx context.Context, tx pgx.Tx, ended execution.Execution, lastProgress json.RawMessage) error
+
+// WithEndHook returns a store over the same pool that runs hook at every end.
+func (s *ExecutionStore) WithEndHook(hook EndHook) *ExecutionStore {
+	return &ExecutionStore{pool: s.pool, onEnd: hook}
+}
+
+// ended runs the end hook, when there is one.
+func (s *ExecutionStore) ended(ctx context.Context, tx pgx.Tx, e execution.Execution, lastProgress json.RawMessage) error {
+	if s.onEnd == nil {
+		return nil
+	}
+	if err := s.onEnd(ctx, tx, e, lastProgress); err != nil {
+		return fmt.Errorf("after the end of %s: %w", e.ID, err)
+	}
+	return nil
+}
 
 var _ execution.Store = (*ExecutionStore)(nil)
 
@@ -128,18 +154,40 @@ func (s *ExecutionStore) Report(ctx context.Context, l execution.Lease, ttl time
 }
 
 func (s *ExecutionStore) Finish(ctx context.Context, l execution.Lease, status execution.Status, result json.RawMessage, message string, steps []execution.Step) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE executions SET status = $3, result = $4, error = nullif($5, ''), steps = $6,
-			progress = NULL, stopped_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
-		WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-		l.ExecutionID, l.Owner, status, jsonOrNull(result), message, stepsJSON(steps))
-	if err != nil {
-		return classify("finish execution", err)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var lastProgress json.RawMessage
+		// The row is read before the update for its progress, which the end clears.
+		row := tx.QueryRow(ctx, `WITH before AS (
+				SELECT id AS before_id, progress AS last_progress FROM executions
+				WHERE id = $1 AND lease_owner = $2 AND status = 'running' FOR UPDATE
+			)
+			UPDATE executions SET status = $3, result = $4, error = nullif($5, ''), steps = $6,
+				progress = NULL, stopped_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
+			FROM before WHERE id = before_id
+			RETURNING `+executionColumns+`, last_progress`,
+			l.ExecutionID, l.Owner, status, jsonOrNull(result), message, stepsJSON(steps))
+		e, err := scanExecution(scanAlso{row, &lastProgress})
+		if err == execution.ErrNotFound {
+			return execution.ErrLeaseLost
+		}
+		if err != nil {
+			return err
+		}
+		return s.ended(ctx, tx, e, lastProgress)
+	})
+	if errors.Is(err, execution.ErrLeaseLost) {
+		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return execution.ErrLeaseLost
-	}
-	return nil
+	return classify("finish execution", err)
 }
+
+// scanAlso scans a row of an execution's columns followed by more.
+type scanAlso struct {
+	row  pgx.Row
+	more any
+}
+
+func (r scanAlso) Scan(dest ...any) error { return r.row.Scan(append(dest, r.more)...) }
 
 func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) (execution.Execution, error) {
 	var out execution.Execution
@@ -164,7 +212,10 @@ func (s *ExecutionStore) Cancel(ctx context.Context, id, organizationID string) 
 		out, err = scanExecution(tx.QueryRow(ctx, `UPDATE executions SET status = 'failed', error = $2, steps = $3,
 				progress = NULL, stopped_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
 			WHERE id = $1 RETURNING `+executionColumns, id, execution.CanceledMessage, stepsJSON(steps)))
-		return err
+		if err != nil {
+			return err
+		}
+		return s.ended(ctx, tx, out, e.Progress)
 	})
 	if err == execution.ErrNotFound || err == execution.ErrEnded {
 		return out, err

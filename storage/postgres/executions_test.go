@@ -158,7 +158,7 @@ func TestACrawlThatCannotBeQueuedChargesNothing(t *testing.T) {
 		return len(list)
 	}
 	acceptJobs := postgrestest.RefuseJobs(t, pool)
-	if _, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example"); err == nil {
+	if _, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example", nil); err == nil {
 		t.Fatal("a crawl started with its job refused")
 	}
 	acceptJobs()
@@ -167,13 +167,13 @@ func TestACrawlThatCannotBeQueuedChargesNothing(t *testing.T) {
 	}
 	// Nor does a start the balance cannot pay leave a crawl behind.
 	var refused *failure.Error
-	if _, err := crawl.NewService(executions, starts, orgs, 1000).Start(ctx, org.ID, "https://shop.example"); !errors.As(err, &refused) || refused.Kind != failure.InsufficientCredits {
+	if _, err := crawl.NewService(executions, starts, orgs, 1000).Start(ctx, org.ID, "https://shop.example", nil); !errors.As(err, &refused) || refused.Kind != failure.InsufficientCredits {
 		t.Fatalf("a crawl the balance cannot pay: %v, want InsufficientCredits", err)
 	}
 	if n := crawls(); n != 0 {
 		t.Errorf("%d crawls listed after two starts that failed, want none", n)
 	}
-	started, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example")
+	started, err := crawl.NewService(executions, starts, orgs, 10).Start(ctx, org.ID, "https://shop.example", nil)
 	if err != nil || started.Existing {
 		t.Fatalf("the next start: %+v, %v; want a crawl of its own", started, err)
 	}

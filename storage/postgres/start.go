@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -23,9 +24,10 @@ type execer interface {
 // committed together or not at all.
 //
 // A crawl of a vendor that has an active crawl writes no execution and charges nothing:
-// e's organization joins that crawl when it is another's, and RecordStart returns
-// *execution.ActiveError naming it; tx must then be committed for the join to hold. A
-// balance that cannot pay is access.ErrInsufficientCredits.
+// e's organization joins that crawl when it is another's, e.Webhook (when set) is attached
+// to it, and RecordStart returns *execution.ActiveError naming it; tx must then be
+// committed for the join and the webhook to hold. A balance that cannot pay is
+// access.ErrInsufficientCredits.
 func RecordStart(ctx context.Context, tx pgx.Tx, e execution.Execution, items []string) error {
 	params := e.Parameters
 	if len(params) == 0 {
@@ -41,10 +43,23 @@ func RecordStart(ctx context.Context, tx pgx.Tx, e execution.Execution, items []
 		return classify("create execution", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return activeCrawl(ctx, tx, e)
+		err := activeCrawl(ctx, tx, e)
+		var active *execution.ActiveError
+		if errors.As(err, &active) && e.Webhook != nil {
+			// The start's webhook follows the crawl it was answered with.
+			if err := recordWebhook(ctx, tx, active.Existing, e.OrganizationID, e.Webhook); err != nil {
+				return err
+			}
+		}
+		return err
 	}
 	if err := charge(ctx, tx, e.OrganizationID, e.CreditsUsed); err != nil {
 		return err
+	}
+	if e.Webhook != nil {
+		if err := recordWebhook(ctx, tx, e.ID, e.OrganizationID, e.Webhook); err != nil {
+			return err
+		}
 	}
 	if len(items) > 0 {
 		return addItems(ctx, tx, e.ID, items)
@@ -60,8 +75,11 @@ func activeCrawl(ctx context.Context, tx pgx.Tx, e execution.Execution) error {
 	}
 	var existing string
 	err := tx.QueryRow(ctx, `WITH active AS (
+			-- Locked, so that the crawl cannot end before this start commits: its end would
+			-- not see the joining organization, nor the webhook the start attaches.
 			SELECT id, organization_id FROM executions
 			WHERE kind = 'crawl' AND vendor = $1 AND status IN ('pending', 'running')
+			FOR SHARE
 		), joined AS (
 			INSERT INTO execution_joins (organization_id, execution_id)
 			SELECT $2, id FROM active WHERE organization_id <> $2

@@ -300,7 +300,7 @@ func (s *Service) api(eng *engine) *server.Server {
 		}}},
 	}
 	if eng != nil {
-		deps.Crawl, deps.Extract, deps.Search = eng.crawl, eng.extract, eng.search
+		deps.Crawl, deps.Extract, deps.Search, deps.Webhooks = eng.crawl, eng.extract, eng.search, eng.webhooks
 	}
 	if s.metering != nil {
 		deps.Usage = usage.NewService(s.metering.reader)

@@ -15,6 +15,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
+	"github.com/stockroom/stockroom/core/webhook"
 	"github.com/stockroom/stockroom/metrics"
 	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
@@ -30,12 +31,13 @@ type engine struct {
 	registry *registry.Registry
 	queue    *jobs.Queue
 	// queues are the names of the queue's queues, one per execution kind.
-	queues  []string
-	crawl   *crawl.Service
-	extract *extract.Service
-	search  *search.Service
-	stop    context.CancelFunc
-	done    chan struct{}
+	queues   []string
+	crawl    *crawl.Service
+	extract  *extract.Service
+	search   *search.Service
+	webhooks *webhook.Service
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
 // startEngine loads the adapters and starts working the queue. The returned engine's
@@ -75,7 +77,12 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		Logger:  s.logger,
 	}
 
-	executions := postgres.NewExecutionStore(s.pool)
+	hooks, err := s.webhooks()
+	if err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	executions := postgres.NewExecutionStore(s.pool).WithEndHook(hooks.events.EndHook)
 	items := postgres.NewExtractStore(s.pool)
 	runnerOpts := execution.RunnerOptions{ReportEvery: cfg.Jobs.ReportEvery, LeaseTTL: cfg.Jobs.LeaseTTL, Logger: s.logger}
 	if s.metrics != nil {
@@ -102,7 +109,8 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		handlers[kind] = metrics.Job(s.metrics, string(kind), handle)
 	}
 	queue, err := jobs.New(s.pool, handlers, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
-		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval}, Logger: s.logger})
+		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval},
+		Webhooks:      hooks.delivery, Logger: s.logger})
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
@@ -116,8 +124,9 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	searches.Preload(runCtx)
 	e := &engine{
 		runtime: rt, registry: reg, queue: queue, queues: queueNames(handlers), stop: stop, done: make(chan struct{}),
-		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
-		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
+		webhooks: hooks.service,
+		crawl:    crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
+		extract:  extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
 		search: search.NewService(executions, searches, queue, s.access.Store(),
 			search.Credits{Search: cfg.Credits.AgenticSearch, Mini: cfg.Credits.AgenticSearchMini}),
 	}
