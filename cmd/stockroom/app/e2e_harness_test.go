@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,6 +78,14 @@ func serve(ctx context.Context, tb testing.TB, env ...string) (base, key string,
 // serveResolving is serve with the site names the engine fetches looked up by resolver.
 func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *Service) {
 	tb.Helper()
+	base, key, svc, _ = startService(ctx, tb, resolver, env...)
+	return base, key, svc
+}
+
+// startService is serveResolving that also returns a function that stops the service
+// before the test ends (a restart); the service is stopped at the end in any case.
+func startService(ctx context.Context, tb testing.TB, resolver fetch.Resolver, env ...string) (base, key string, svc *Service, stop func()) {
+	tb.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -112,18 +121,22 @@ func serveResolving(ctx context.Context, tb testing.TB, resolver fetch.Resolver,
 	if _, key, err = svc.access.IssueKey(ctx, "acme", "e2e"); err != nil {
 		tb.Fatal(err)
 	}
-	runCtx, stop := context.WithCancel(ctx)
+	runCtx, cancel := context.WithCancel(ctx)
 	if err := svc.Start(runCtx); err != nil {
-		stop()
+		cancel()
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		stop()
-		if err := svc.Wait(); err != nil {
-			tb.Logf("stop the service: %v", err)
-		}
-	})
-	return "http://" + address, key, svc
+	var once sync.Once
+	stopService := func() {
+		once.Do(func() {
+			cancel()
+			if err := svc.Wait(); err != nil {
+				tb.Logf("stop the service: %v", err)
+			}
+		})
+	}
+	tb.Cleanup(stopService)
+	return "http://" + address, key, svc, stopService
 }
 
 // adapterCache keeps compiled adapters across the tests of one run, so only the first
