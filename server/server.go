@@ -154,6 +154,7 @@ func (s *Server) routes(opts Options) {
 	v2.Get("/listings", s.listings(fromQuery, "collection_url", listingsV2, listingsV2Shape))
 	v2.Post("/listings", s.listings(fromBody, "collection_url", listingsV2, listingsV2Shape))
 	v2.Get("/usage", s.usageReport)
+	v2.Get("/usage/activity", s.usageActivity)
 	v2.Post("/affiliate", s.affiliateLinks(affiliateV2Shape))
 
 	if s.crawl != nil {

@@ -207,3 +207,33 @@ func nilIfEmpty(s string) *string {
 	}
 	return &s
 }
+
+type pathActivity struct {
+	Path         string     `json:"path"`
+	TotalCalls   int64      `json:"total_calls"`
+	Errors       int64      `json:"errors"`
+	ErrorRate    float64    `json:"error_rate"`
+	P95LatencyMS float64    `json:"p95_latency_ms"`
+	Days         []dayCount `json:"days"`
+}
+
+type dayCount struct {
+	Date   string `json:"date"`
+	Calls  int64  `json:"calls"`
+	Errors int64  `json:"errors"`
+}
+
+func pathActivityJSON(p usage.PathActivity) pathActivity {
+	out := pathActivity{
+		Path: p.Path, TotalCalls: p.Calls, Errors: p.Errors,
+		P95LatencyMS: float64(p.P95Latency.Microseconds()) / 1000,
+		Days:         make([]dayCount, 0, len(p.Days)),
+	}
+	if p.Calls > 0 {
+		out.ErrorRate = float64(p.Errors) / float64(p.Calls)
+	}
+	for _, d := range p.Days {
+		out.Days = append(out.Days, dayCount{d.Date, d.Calls, d.Errors})
+	}
+	return out
+}

@@ -26,9 +26,7 @@ func (s *Server) usageReport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(v2List(r, usageItemJSON, struct {
-		Period usage.Period `json:"period"`
-	}{period}))
+	return c.JSON(v2List(r, usageItemJSON, periodMeta{period}))
 }
 
 // legacyUsage serves /api/usage: unpaginated, period at the root.
@@ -48,4 +46,29 @@ func (s *Server) legacyUsage(c *fiber.Ctx) error {
 		Usage  []usageItem  `json:"usage"`
 		Period usage.Period `json:"period"`
 	}{mapItems(items, usageItemJSON), period})
+}
+
+// usageActivity serves /v2/usage/activity: each path's calls, errors, p95 latency and
+// calls per day over the period, for the caller's organization only.
+func (s *Server) usageActivity(c *fiber.Ctx) error {
+	if s.usage == nil {
+		return errUsageOff
+	}
+	period, err := usage.ParsePeriod(c.Query("period"))
+	if err != nil {
+		return err
+	}
+	paths, err := s.usage.Activity(c.UserContext(), principal(c).OrganizationID, period)
+	if err != nil {
+		return err
+	}
+	return c.JSON(struct {
+		Data []pathActivity `json:"data"`
+		Meta periodMeta     `json:"meta"`
+	}{mapItems(paths, pathActivityJSON), periodMeta{period}})
+}
+
+// periodMeta is the meta of a usage answer: the period it covers.
+type periodMeta struct {
+	Period usage.Period `json:"period"`
 }

@@ -163,10 +163,47 @@ func TestUsageWhileClickHouseIsDownIsServiceUnavailable(t *testing.T) {
 	}
 	t.Cleanup(func() { conn.Close() })
 	e := newEnv(t, envOptions{deps: func(d *server.Deps) { d.Usage = usage.NewService(clickhouse.NewReader(conn)) }})
-	for _, path := range []string{"/v1/usage", "/v2/usage", "/api/usage"} {
+	for _, path := range []string{"/v1/usage", "/v2/usage", "/v2/usage/activity", "/api/usage"} {
 		r := e.do("GET", path, nil)
 		if code, _ := errorOf(t, r); r.status != 503 || code != "SERVICE_UNAVAILABLE" {
 			t.Errorf("%s: %d %s, want 503 SERVICE_UNAVAILABLE", path, r.status, r.body)
 		}
+	}
+}
+
+func TestUsageActivityReportsErrorsLatencyAndDaysPerPath(t *testing.T) {
+	u := newUsageEnv(t)
+	_, otherKey := u.newOrg("other")
+	u.seedVendor("shop.example", 2)
+	for range 3 {
+		u.do("GET", "/v2/listings?vendor=shop.example", nil)
+	}
+	u.do("GET", "/v2/listings?vendor=shop.example&page=0", nil) // fails: 400
+	u.doWithHeaders("GET", "/v2/vendors", nil, map[string]string{"x-api-key": otherKey})
+	u.settle()
+
+	r := u.do("GET", "/v2/usage/activity?period=24h", nil)
+	if r.status != 200 {
+		t.Fatalf("activity: %d %s", r.status, r.body)
+	}
+	body := r.json(t)
+	if body["meta"].(map[string]any)["period"] != "24h" {
+		t.Errorf("meta: %s", r.body)
+	}
+	data := body["data"].([]any)
+	if len(data) != 1 {
+		t.Fatalf("want only acme's /v2/listings, got %s", r.body)
+	}
+	listings := data[0].(map[string]any)
+	today := time.Now().UTC().Format(time.DateOnly)
+	days := listings["days"].([]any)
+	if listings["path"] != "/v2/listings" || listings["total_calls"] != float64(4) || listings["errors"] != float64(1) ||
+		listings["error_rate"] != 0.25 || listings["p95_latency_ms"].(float64) <= 0 || len(days) != 1 ||
+		days[0].(map[string]any)["date"] != today || days[0].(map[string]any)["calls"] != float64(4) {
+		t.Errorf("/v2/listings activity: %v", listings)
+	}
+
+	if r := u.do("GET", "/v2/usage/activity?period=1y", nil); r.status != 400 {
+		t.Errorf("a bad period: %d %s, want 400", r.status, r.body)
 	}
 }

@@ -44,6 +44,29 @@ type Reader interface {
 	// most called first, then by path. It returns the requested window and the number of
 	// distinct paths. A limit of 0 means no limit.
 	CallsByPath(ctx context.Context, organizationID string, since time.Time, offset, limit int) ([]PathCount, int, error)
+	// ActivityByPath is an organization's activity per path since a time (zero: all
+	// time), most called first, then by path, each with its calls per day.
+	ActivityByPath(ctx context.Context, organizationID string, since time.Time) ([]PathActivity, error)
+}
+
+// PathActivity is how one endpoint path was used over a period: how often, how often it
+// failed, how fast it answered, and how its calls spread over the days.
+type PathActivity struct {
+	Path   string
+	Calls  int64
+	Errors int64 // answers with a status of 400 or more
+	// P95Latency is the 95th percentile of the time taken to answer, an estimate (a
+	// t-digest) over the whole period.
+	P95Latency time.Duration
+	// Days are the days (UTC) with at least one call, oldest first.
+	Days []DayCount
+}
+
+// DayCount is one path's calls on one day.
+type DayCount struct {
+	Date   string // YYYY-MM-DD, UTC
+	Calls  int64
+	Errors int64
 }
 
 // Period is a reporting window ending now.
@@ -107,4 +130,10 @@ func (s *Service) Report(ctx context.Context, organizationID string, period Peri
 func (s *Service) All(ctx context.Context, organizationID string, period Period) ([]PathCount, error) {
 	items, _, err := s.reader.CallsByPath(ctx, organizationID, period.Since(s.now()), 0, 0)
 	return items, err
+}
+
+// Activity is an organization's activity per path over a period, unpaginated: paths are
+// route templates, a few dozen at most.
+func (s *Service) Activity(ctx context.Context, organizationID string, period Period) ([]PathActivity, error) {
+	return s.reader.ActivityByPath(ctx, organizationID, period.Since(s.now()))
 }

@@ -131,3 +131,66 @@ func TestMigrateIsIdempotent(t *testing.T) {
 		t.Errorf("schema_migrations: %d rows, version %d", rows, version)
 	}
 }
+
+// TestActivityByPath reads calls, errors, the 95th-percentile latency and the calls per
+// day back from events recorded through the recorder.
+func TestActivityByPath(t *testing.T) {
+	conn := newDatabase(t)
+	r := newRecorderT(t, eventTable{conn: conn}, testOptions(t))
+	reader := NewReader(conn)
+	today := time.Now().UTC().Truncate(24 * time.Hour).Add(time.Hour)
+	yesterday := today.Add(-24 * time.Hour)
+
+	var events []usage.Event
+	// 100 searches yesterday and today: 1 ms each but the 10 slowest at 50 ms; 5 fail.
+	for i := range 100 {
+		e := calls("org-a", "/v2/agentic-search", 1, yesterday)[0]
+		if i%2 == 0 {
+			e.Time = today
+		}
+		e.Latency = time.Millisecond
+		if i >= 90 {
+			e.Latency = 50 * time.Millisecond
+		}
+		if i < 5 {
+			e.Status = 429
+		}
+		events = append(events, e)
+	}
+	events = append(events, calls("org-a", "/v2/vendors", 3, today)...)
+	events = append(events, calls("org-a", "/v2/old", 3, today.Add(-40*24*time.Hour))...)
+	events = append(events, calls("org-b", "/v2/secret", 7, today)...)
+	recordAll(r, events)
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := reader.ActivityByPath(context.Background(), "org-a", today.Add(-30*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Path != "/v2/agentic-search" || got[1].Path != "/v2/vendors" {
+		t.Fatalf("paths: got %+v, want the searches then the vendors, nothing older or of org-b", got)
+	}
+	search := got[0]
+	if search.Calls != 100 || search.Errors != 5 {
+		t.Errorf("search: %d calls, %d errors; want 100 and 5", search.Calls, search.Errors)
+	}
+	if search.P95Latency < 40*time.Millisecond || search.P95Latency > 50*time.Millisecond {
+		t.Errorf("search p95 latency = %s, want near 50ms (the slowest tenth)", search.P95Latency)
+	}
+	wantDays := []usage.DayCount{
+		{Date: yesterday.Format(time.DateOnly), Calls: 50, Errors: 2},
+		{Date: today.Format(time.DateOnly), Calls: 50, Errors: 3},
+	}
+	if !reflect.DeepEqual(search.Days, wantDays) {
+		t.Errorf("search days: got %+v, want %+v", search.Days, wantDays)
+	}
+	if vendors := got[1]; vendors.Calls != 3 || vendors.Errors != 0 || len(vendors.Days) != 1 {
+		t.Errorf("vendors: got %+v", vendors)
+	}
+
+	if none, err := reader.ActivityByPath(context.Background(), "org-none", time.Time{}); err != nil || len(none) != 0 {
+		t.Errorf("unknown organization: got %v, %v; want an empty list", none, err)
+	}
+}
