@@ -54,42 +54,43 @@ type variantJSON struct {
 // productJSON is the product of every generation; v2 fills Price, v1 PriceAmount and
 // PriceCurrency, and the other side is left out.
 type productJSON struct {
-	ID                        string        `json:"id"`
-	Title                     string        `json:"title"`
-	Description               string        `json:"description"`
-	Vendor                    string        `json:"vendor"`
-	Brand                     *string       `json:"brand"`
-	URL                       string        `json:"url"`
-	Handle                    string        `json:"handle"`
-	IsAvailable               bool          `json:"is_available"`
-	Price                     *priceJSON    `json:"price,omitempty"`
-	PriceAmount               *float64      `json:"price_amount,omitempty"`
-	PriceCurrency             *string       `json:"price_currency,omitempty"`
-	MinPrice                  *float64      `json:"min_price"`
-	MaxPrice                  *float64      `json:"max_price"`
-	Images                    []imageJSON   `json:"images"`
-	Options                   []optionJSON  `json:"options"`
-	Variants                  []variantJSON `json:"variants"`
-	StoreCanonicalURL         *string       `json:"store_canonical_url"`
-	StoreDomain               string        `json:"store_domain"`
-	Platform                  *string       `json:"platform"`
-	PlatformID                *string       `json:"platform_id"`
-	DescriptionHTML           *string       `json:"description_html"`
-	ProductType               *string       `json:"product_type"`
-	EngineProductCategoryID   *string       `json:"engine_product_category_id"`
-	EngineProductCategoryPath *string       `json:"engine_product_category_path"`
-	Tags                      []string      `json:"tags"`
-	VideoURL                  *string       `json:"video_url"`
-	UpdatedAt                 string        `json:"updated_at"`
-	Attributes                any           `json:"attributes"`
-	SKU                       *string       `json:"sku"`
-	GTIN                      *string       `json:"gtin"`
-	MPN                       *string       `json:"mpn"`
-	AverageRating             *float64      `json:"average_rating"`
-	RatingScale               *float64      `json:"rating_scale"`
-	ReviewCount               *int          `json:"review_count"`
-	Reviews                   any           `json:"reviews"`
-	SimilarProducts           any           `json:"similar_products"`
+	ID                        string            `json:"id"`
+	Title                     string            `json:"title"`
+	Description               string            `json:"description"`
+	Vendor                    string            `json:"vendor"`
+	Brand                     *string           `json:"brand"`
+	URL                       string            `json:"url"`
+	Handle                    string            `json:"handle"`
+	IsAvailable               bool              `json:"is_available"`
+	Price                     *priceJSON        `json:"price,omitempty"`
+	PriceAmount               *float64          `json:"price_amount,omitempty"`
+	PriceCurrency             *string           `json:"price_currency,omitempty"`
+	MinPrice                  *float64          `json:"min_price"`
+	MaxPrice                  *float64          `json:"max_price"`
+	Images                    []imageJSON       `json:"images"`
+	Options                   []optionJSON      `json:"options"`
+	Variants                  []variantJSON     `json:"variants"`
+	StoreCanonicalURL         *string           `json:"store_canonical_url"`
+	StoreDomain               string            `json:"store_domain"`
+	Platform                  *string           `json:"platform"`
+	PlatformID                *string           `json:"platform_id"`
+	DescriptionHTML           *string           `json:"description_html"`
+	ProductType               *string           `json:"product_type"`
+	EngineProductCategoryID   *string           `json:"engine_product_category_id"`
+	EngineProductCategoryPath *string           `json:"engine_product_category_path"`
+	Tags                      []string          `json:"tags"`
+	VideoURL                  *string           `json:"video_url"`
+	UpdatedAt                 string            `json:"updated_at"`
+	FieldSources              map[string]string `json:"field_sources"`
+	Attributes                any               `json:"attributes"`
+	SKU                       *string           `json:"sku"`
+	GTIN                      *string           `json:"gtin"`
+	MPN                       *string           `json:"mpn"`
+	AverageRating             *float64          `json:"average_rating"`
+	RatingScale               *float64          `json:"rating_scale"`
+	ReviewCount               *int              `json:"review_count"`
+	Reviews                   any               `json:"reviews"`
+	SimilarProducts           any               `json:"similar_products"`
 }
 
 // generation picks the price fields of a shape.
@@ -113,6 +114,10 @@ func renderProduct(s *extract.Stored, gen generation, flags extract.Flags) *prod
 		Tags: nonNil(p.Tags), VideoURL: p.VideoURL, UpdatedAt: timestamp(s.UpdatedAt),
 		SKU: p.SKU, GTIN: p.GTIN, MPN: p.MPN,
 		Images: []imageJSON{}, Options: []optionJSON{}, Variants: []variantJSON{},
+		FieldSources: p.Sources,
+	}
+	if out.FieldSources == nil {
+		out.FieldSources = map[string]string{}
 	}
 	if p.IsAvailable != nil {
 		out.IsAvailable = *p.IsAvailable

@@ -20,6 +20,7 @@ import (
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/usage"
 	"github.com/stockroom/stockroom/core/webhook"
+	"github.com/stockroom/stockroom/server/console"
 )
 
 // Check reports whether a dependency is reachable, for /healthz.
@@ -135,6 +136,7 @@ func (s *Server) routes(opts Options) {
 	app.Get("/openapi.json", openAPIDocument)
 	app.Get("/docs", docsPage)
 	app.Get("/docs/:asset", docsAsset)
+	console.Register(app)
 	app.Use(s.authenticate)
 	if opts.RateRequests > 0 {
 		app.Use(newRateLimiter(opts.RateRequests, opts.RateWindow).limit)
@@ -155,6 +157,7 @@ func (s *Server) routes(opts Options) {
 	v2.Post("/listings", s.listings(fromBody, "collection_url", listingsV2, listingsV2Shape))
 	v2.Get("/usage", s.usageReport)
 	v2.Get("/usage/activity", s.usageActivity)
+	v2.Get("/account", s.account)
 	v2.Post("/affiliate", s.affiliateLinks(affiliateV2Shape))
 
 	if s.crawl != nil {

@@ -131,3 +131,12 @@ func (s *Service) EnsureOrganization(ctx context.Context, name string, credits i
 	}
 	return s.store.CreateOrganization(ctx, name, credits, autoTopUp)
 }
+
+// Organization returns the organization of id, for its own members to read.
+func (s *Service) Organization(ctx context.Context, id string) (Organization, error) {
+	org, err := s.store.Organization(ctx, id)
+	if err != nil {
+		return Organization{}, fmt.Errorf("organization %s: %w", id, err)
+	}
+	return org, nil
+}
