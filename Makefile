@@ -11,7 +11,7 @@ BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
 # The built-in adapters' WebAssembly guests (target `wasm`).
 include adapters/adapters.mk
 
-.PHONY: build run test bench eval vet clean docs-ui
+.PHONY: build run test bench eval vet clean docs-ui console
 
 # The documentation page's script: Redoc's standalone bundle from the npm package pinned in
 # $(DOCS_UI), copied into the assets the binary embeds (server/openapi). Not committed: a
@@ -26,7 +26,23 @@ $(DOCS_SCRIPT): $(DOCS_UI)/package.json $(DOCS_UI)/package-lock.json
 	cd $(DOCS_UI) && npm ci --ignore-scripts --no-audit --no-fund
 	cp $(DOCS_UI)/node_modules/redoc/bundles/redoc.standalone.js $(DOCS_UI)/node_modules/redoc/bundles/redoc.standalone.js.LICENSE.txt $(DOCS_ASSETS)/
 
-build: wasm docs-ui
+# The console at /console: a Preact app built by Vite from $(CONSOLE_UI) (npm packages
+# pinned in its lock file) into $(CONSOLE_DIST), which the binary embeds. The build is not
+# committed; axe-core, which the console's browser test injects, comes with it.
+CONSOLE_UI      := server/console/ui
+CONSOLE_DIST    := server/console/dist
+CONSOLE_PAGE    := $(CONSOLE_DIST)/index.html
+CONSOLE_SOURCES := $(CONSOLE_UI)/package.json $(CONSOLE_UI)/package-lock.json $(CONSOLE_UI)/index.html \
+	$(CONSOLE_UI)/vite.config.js $(wildcard $(CONSOLE_UI)/src/*.js $(CONSOLE_UI)/src/*.jsx $(CONSOLE_UI)/src/*.css $(CONSOLE_UI)/src/pages/*.jsx)
+
+console: $(CONSOLE_PAGE)
+
+$(CONSOLE_PAGE): $(CONSOLE_SOURCES)
+	cd $(CONSOLE_UI) && npm ci --ignore-scripts --no-audit --no-fund
+	rm -rf $(CONSOLE_DIST)/assets $(CONSOLE_PAGE)
+	cd $(CONSOLE_UI) && node node_modules/vite/bin/vite.js build --logLevel warn
+
+build: wasm docs-ui console
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/stockroom
 
 run: build
@@ -63,4 +79,5 @@ eval: build
 	./$(BIN) local exec --data .data/eval -- $(GO) test -count=1 -timeout 30m -run TestEvalFull -v ./evaluation -args -eval
 
 clean:
-	rm -rf bin .data/test .data/bench .data/eval $(DOCS_UI)/node_modules $(DOCS_SCRIPT) $(DOCS_SCRIPT).LICENSE.txt
+	rm -rf bin .data/test .data/bench .data/eval $(DOCS_UI)/node_modules $(DOCS_SCRIPT) $(DOCS_SCRIPT).LICENSE.txt \
+		$(CONSOLE_UI)/node_modules $(CONSOLE_DIST)/assets $(CONSOLE_PAGE)

@@ -118,6 +118,8 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, `
 Stockroom is running at %[1]s (Ctrl-C stops it and the databases it started)
 
+  Console: %[1]s/console (sign in with the API key below)
+
   API key (organization %[2]q): %[3]s
   Also in %[4]s for scripts: source it, then use $STOCKROOM_URL and $STOCKROOM_API_KEY.
 
