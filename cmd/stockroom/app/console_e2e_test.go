@@ -172,11 +172,11 @@ func (b *browser) check(name string) {
 			chromedp.EmulateViewport(width, 800),
 			chromedp.Sleep(200*time.Millisecond), // let the layout settle at the new width
 		)
-		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			b.t.Fatalf("screenshot %s: %v", name, err)
 		}
-		file := filepath.Join(b.dir, fmt.Sprintf("%s-%d.jpg", name, width))
+		file := filepath.Join(b.dir, fmt.Sprintf("%s-%d.png", name, width))
 		if err := os.WriteFile(file, png, 0o644); err != nil {
 			b.t.Fatal(err)
 		}
