@@ -37,9 +37,9 @@ const missingBuild = `<!doctype html><html lang="en"><meta charset="utf-8"><titl
 
 // Register adds the console's routes to router. They need no key: the page asks for one.
 func Register(router fiber.Router) {
-	group := router.Group(Prefix, compress.New(compress.Config{Level: compress.LevelBestSpeed}))
-	group.Get("/", page)
-	group.Get("/assets/:file", asset)
+	gzip := compress.New(compress.Config{Level: compress.LevelBestSpeed})
+	router.Get(Prefix, gzip, page)
+	router.Get(Prefix+"/assets/:file", gzip, asset)
 }
 
 // page serves the app's HTML. It is never cached, so that a new build's assets load at
