@@ -100,6 +100,20 @@ type Fetch struct {
 	MaxBodyBytes         int64         `koanf:"max_body_bytes"`
 	Allow                []string      `koanf:"allow"`
 	NoDelayHosts         []string      `koanf:"no_delay_hosts"`
+	// MinDelay and MaxDelay bound the adaptive pace; zero MinDelay means Delay.
+	MinDelay time.Duration `koanf:"min_delay"`
+	MaxDelay time.Duration `koanf:"max_delay"`
+	Hosts    []FetchHost   `koanf:"hosts"`
+}
+
+// FetchHost overrides the politeness of one host; a zero field keeps fetch's value.
+type FetchHost struct {
+	// Host is "host" or "host:port", lower case.
+	Host          string        `koanf:"host"`
+	Delay         time.Duration `koanf:"delay"`
+	MinDelay      time.Duration `koanf:"min_delay"`
+	MaxDelay      time.Duration `koanf:"max_delay"`
+	MaxConcurrent int           `koanf:"max_concurrent"`
 }
 
 type Jobs struct {
@@ -296,6 +310,14 @@ func (c *Config) Validate() error {
 	check(c.Fetch.RequestTimeout > 0, "fetch.request_timeout", "must be positive")
 	check(c.Fetch.TotalTimeout >= c.Fetch.RequestTimeout, "fetch.total_timeout", "must be at least fetch.request_timeout")
 	check(c.Fetch.MaxBodyBytes > 0, "fetch.max_body_bytes", "must be positive")
+	check(c.Fetch.MinDelay >= 0, "fetch.min_delay", "must not be negative")
+	check(c.Fetch.MaxDelay >= c.Fetch.Delay, "fetch.max_delay", "must be at least fetch.delay (%s), got %s", c.Fetch.Delay, c.Fetch.MaxDelay)
+	for i, h := range c.Fetch.Hosts {
+		key := fmt.Sprintf("fetch.hosts[%d]", i)
+		check(h.Host != "" && h.Host == strings.ToLower(h.Host), key+".host", "must be a lower-case host or host:port, got %q", h.Host)
+		check(h.Delay >= 0 && h.MinDelay >= 0 && h.MaxDelay >= 0, key, "delays must not be negative")
+		check(h.MaxConcurrent >= 0, key+".max_concurrent", "must not be negative, got %d", h.MaxConcurrent)
+	}
 	check(c.Jobs.Workers > 0, "jobs.workers", "must be positive, got %d", c.Jobs.Workers)
 	// A running crawl holds a connection while it lists (its catalog writer's); the crawls'
 	// leases and progress saves, the requests and the job queue's fetches take the rest

@@ -3,6 +3,7 @@ package configs
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +111,31 @@ func TestBadAffiliateSettingsNameTheKey(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.env, err, c.want)
 		}
+	}
+}
+
+func TestHostPolitenessIsReadFromTheFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "stockroom.yaml")
+	yaml := "fetch:\n  hosts:\n    - {host: shop.example.com, delay: 3s, max_delay: 2m, max_concurrent: 1}\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []FetchHost{{Host: "shop.example.com", Delay: 3 * time.Second, MaxDelay: 2 * time.Minute, MaxConcurrent: 1}}
+	if !reflect.DeepEqual(c.Fetch.Hosts, want) {
+		t.Errorf("hosts %+v; want %+v", c.Fetch.Hosts, want)
+	}
+	if c.Fetch.MinDelay != time.Second || c.Fetch.MaxDelay != time.Minute {
+		t.Errorf("pacing bounds %s..%s; want the defaults 1s..1m", c.Fetch.MinDelay, c.Fetch.MaxDelay)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("fetch:\n  hosts:\n    - {host: Shop.Example.com}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad, nil); err == nil || !strings.Contains(err.Error(), "fetch.hosts[0].host") {
+		t.Errorf("upper-case host: error %v; want one naming fetch.hosts[0].host", err)
 	}
 }

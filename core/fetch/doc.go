@@ -7,8 +7,8 @@
 //	resp, err := f.Fetch(ctx, &fetch.Request{URL: "https://shop.example/products/shoe"})
 //
 // Fetch does, in order: the address guard's early check on the URL; robots.txt (fetched
-// once per origin and cached); a politeness slot (per-host concurrency, delay, Crawl-delay,
-// Retry-After pauses); the request, with retries and exponential backoff on 429, 5xx and
+// once per origin and cached); a politeness slot (per-host concurrency, an adaptive pace
+// between Crawl-delay and its bounds, Retry-After pauses); the request, with retries and exponential backoff on 429, 5xx and
 // network errors; redirects, each hop checked like the first (and a site's permanent move
 // to https or to or from www. remembered, its later URLs asked for there); decompression
 // (gzip, deflate, br) under a size limit; bot-wall recognition; conversion of text to
@@ -21,6 +21,9 @@
 // (ErrAutomatedAccessNotPermitted), *StatusError, *NetworkError, ErrTooManyRedirects,
 // ErrBodyTooLarge, ErrTimeout, or the caller's context error. IsTransient says which are
 // worth trying again later.
+//
+// A job that wants to know what it cost attaches a Meter to its context (WithMeter): it
+// counts the job's requests by kind, its fetches waiting for a host, and the host's pace.
 //
 // README.md beside this file explains the politeness model, the address policy and the
 // transient/permanent split, and why each is so.

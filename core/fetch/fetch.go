@@ -172,10 +172,8 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 			return nil, fmt.Errorf("fetch %s (moved to %s): %w", req.URL, moved, err)
 		}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, f.opts.TotalTimeout, f.timedOut)
-	defer cancel()
-
 	resp := &Response{RequestedURL: req.URL}
+	b := &budget{left: f.opts.TotalTimeout}
 	fail := func(err error) (*Response, error) {
 		if len(resp.Redirects) > 0 {
 			return nil, fmt.Errorf("fetch %s (redirected to %s): %w", req.URL, u, err)
@@ -183,7 +181,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *Request) (*Response, error) {
 		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
 	for {
-		hop, err := f.fetchURL(ctx, u, req.Header, resp)
+		hop, err := f.fetchURL(ctx, u, req.Header, resp, b)
 		if err != nil {
 			return fail(err)
 		}
@@ -241,9 +239,16 @@ type hopResult struct {
 	revalidated bool
 }
 
+// budget is what is left of one Fetch's TotalTimeout. Only the fetch's own work spends it
+// (its requests and the backoffs between them): waiting for its turn at the host is
+// politeness, not a sign that the fetch failed, and does not count.
+type budget struct{ left time.Duration }
+
+func (b *budget) spend(since time.Time) { b.left -= time.Since(since) }
+
 // fetchURL fetches one URL of a redirect chain: robots.txt, then attempts until an answer
-// that is not retried, the attempts run out or ctx is done.
-func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, resp *Response) (*hopResult, error) {
+// that is not retried, the attempts run out, the budget is spent or ctx is done.
+func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, resp *Response, b *budget) (*hopResult, error) {
 	key, hostPort := hostKey(u)
 	h := f.hosts.get(key, hostPort)
 	if err := f.checkRobots(ctx, h, u); err != nil {
@@ -254,11 +259,13 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 	var last error
 	for attempt := 1; ; attempt++ {
 		resp.Attempts++
-		res, retryAfter, err := f.attempt(ctx, h, u, extra, cached)
+		res, retryAfter, err := f.attempt(ctx, h, u, extra, cached, attempt > 1, b)
 		if err != nil {
 			switch {
 			case ctx.Err() != nil:
 				return nil, context.Cause(ctx)
+			case errors.Is(err, errBudgetSpent):
+				return nil, f.timedOut
 			case errors.Is(err, ErrForbiddenAddress):
 				f.stats.blocked.Add(1)
 				return nil, err
@@ -295,23 +302,39 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 			return nil, last
 		}
 		wait := f.backoff(attempt, retryAfter)
+		if wait > b.left {
+			return nil, fmt.Errorf("%w; last attempt: %w", f.timedOut, last)
+		}
 		f.log.Debug("retry", "url", u.String(), "attempt", attempt, "wait", wait, "err", last)
+		slept := time.Now()
 		if err := sleep(ctx, wait); err != nil {
 			return nil, err
 		}
+		b.spend(slept)
 		f.stats.retries.Add(1)
 	}
 }
 
-// attempt sends one request once a politeness slot is free, and reads the answer.
-func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.Header, cached *cacheEntry) (_ *hopResult, retryAfter time.Duration, _ error) {
+// errBudgetSpent is an attempt not made because the fetch's TotalTimeout is spent.
+var errBudgetSpent = errors.New("the fetch's time is spent")
+
+// attempt sends one request once a politeness slot is free, and reads the answer. It
+// counts the request in ctx's Meter and adapts the host's pace to the answer.
+func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.Header, cached *cacheEntry, retry bool, b *budget) (_ *hopResult, retryAfter time.Duration, _ error) {
 	release, err := h.acquire(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer release()
-	actx, cancel := context.WithTimeout(ctx, f.opts.RequestTimeout)
+	if b.left <= 0 {
+		return nil, 0, errBudgetSpent
+	}
+	start := time.Now()
+	defer b.spend(start)
+	actx, cancel := context.WithTimeout(ctx, min(f.opts.RequestTimeout, b.left))
 	defer cancel()
+	counted := sent{retry: retry, conditional: cached != nil}
+	defer func() { meterFrom(ctx).count(counted) }()
 	timedOut := func(err error) error {
 		if actx.Err() != nil && ctx.Err() == nil {
 			return fmt.Errorf("attempt timed out after %s: %w", f.opts.RequestTimeout, err)
@@ -335,14 +358,25 @@ func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.H
 		cached.conditional(req.Header)
 	}
 
-	start := time.Now()
 	f.stats.requests.Add(1)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		f.log.Debug("request failed", "url", u.String(), "err", err)
+		if ctx.Err() == nil {
+			h.observe(answer{latency: time.Since(start)})
+		}
 		return nil, 0, timedOut(err)
 	}
 	defer resp.Body.Close()
+	retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	h.observe(answer{latency: time.Since(start), status: resp.StatusCode, retryAfter: retryAfter})
+	counted.answered = true
+	counted.redirect = isRedirect(resp.StatusCode)
+	counted.contentType = resp.Header.Get("Content-Type")
+	if resp.StatusCode == http.StatusNotModified && cached != nil {
+		counted.notModified = true
+		counted.contentType = cached.header.Get("Content-Type")
+	}
 	res := &hopResult{status: resp.StatusCode, header: resp.Header}
 	if isRedirect(resp.StatusCode) {
 		// Read a little so the connection can be reused; the body of a redirect is noise.
@@ -362,5 +396,5 @@ func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.H
 	res.body = body
 	f.log.Debug("fetched", "url", u.String(), "status", resp.StatusCode, "bytes", wire,
 		"decoded", len(body), "duration", time.Since(start))
-	return res, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), nil
+	return res, retryAfter, nil
 }

@@ -614,7 +614,6 @@ func TestCancellationIsPrompt(t *testing.T) {
 			w.Header().Set("Retry-After", "60")
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}, nil},
-		// The delay is shorter than TotalTimeout, else the wait would fail at once.
 		{"waiting for the politeness delay", nil, func(o *Options) { o.Delay = 30 * time.Minute }},
 		{"during a slow request", func(w http.ResponseWriter, r *http.Request) {
 			select {
@@ -656,16 +655,59 @@ func TestCancellationIsPrompt(t *testing.T) {
 	}
 }
 
-// TotalTimeout bounds a whole fetch, politeness waits included, and says so.
+// TotalTimeout bounds a fetch's own work, its attempts and the backoffs between them, and
+// says so.
 func TestTotalTimeout(t *testing.T) {
-	s := newSite(t, nil)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
 	opts := testOptions()
-	opts.Delay = time.Hour // robots.txt takes the only slot for an hour
+	opts.MaxAttempts = 100
 	opts.TotalTimeout = 300 * time.Millisecond
 	f := newFetcher(t, opts)
 	_, err := get(context.Background(), f, s.URL+"/p")
 	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("Fetch = %v; want a transient ErrTimeout", err)
+	}
+	if n := s.count("/p"); n > 3 {
+		t.Errorf("server saw %d attempts; want the budget to stop them after two or three", n)
+	}
+}
+
+// A fetch that waits long for its turn at a busy host is not failed: the wait is
+// politeness, and TotalTimeout bounds only the fetch's own work.
+func TestWaitingForTheHostIsNotATimeout(t *testing.T) {
+	s := newSite(t, nil)
+	opts := testOptions()
+	opts.Delay = 40 * time.Millisecond
+	opts.MaxConcurrentPerHost = 1
+	opts.TotalTimeout = 100 * time.Millisecond
+	f := newFetcher(t, opts)
+	meter := &Meter{}
+	ctx := WithMeter(context.Background(), meter)
+	const fetches = 12 // the last waits about 12 delays, far beyond TotalTimeout
+	var wg sync.WaitGroup
+	var peakWaiting atomic.Int64
+	for i := range fetches {
+		wg.Go(func() {
+			if _, err := get(ctx, f, fmt.Sprintf("%s/p%d", s.URL, i)); err != nil {
+				t.Errorf("fetch %d: %v", i, err)
+			}
+		})
+	}
+	wg.Go(func() {
+		for s.total() < fetches {
+			peakWaiting.Store(max(peakWaiting.Load(), int64(meter.Waiting())))
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	wg.Wait()
+	if peakWaiting.Load() < fetches/2 {
+		t.Errorf("the meter saw at most %d fetches waiting for the host; want most of %d", peakWaiting.Load(), fetches)
+	}
+	if n := meter.Waiting(); n != 0 {
+		t.Errorf("%d fetches still counted as waiting after all ended", n)
 	}
 }
 

@@ -8,13 +8,13 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// host is the politeness state of one origin: a concurrency bound, a start rate, a pause a
-// Retry-After imposed, and its robots.txt.
+// host is the politeness state of one origin: a concurrency bound, an adaptive start rate,
+// a pause a Retry-After imposed, and its robots.txt.
 type host struct {
 	slots   chan struct{} // one token per request in flight
-	limiter *rate.Limiter // spaces request starts by the delay (or Crawl-delay)
+	limiter *rate.Limiter // spaces request starts by the pace
+	pace    *pace
 
-	delay            time.Duration // configured delay, before Crawl-delay
 	ignoreCrawlDelay bool
 
 	mu          sync.Mutex
@@ -27,15 +27,15 @@ type host struct {
 	waited func(time.Duration)
 }
 
-func newHost(delay time.Duration, concurrent int, ignoreCrawlDelay bool) *host {
+func newHost(l hostLimits) *host {
 	h := &host{
-		slots:            make(chan struct{}, concurrent),
+		slots:            make(chan struct{}, l.concurrent),
 		limiter:          rate.NewLimiter(rate.Inf, 1),
-		delay:            delay,
-		ignoreCrawlDelay: ignoreCrawlDelay,
+		pace:             newPace(l),
+		ignoreCrawlDelay: l.ignoreCrawlDelay,
 		robotsLock:       make(chan struct{}, 1),
 	}
-	h.setInterval(delay)
+	h.setInterval(h.pace.now())
 	return h
 }
 
@@ -47,19 +47,29 @@ func (h *host) setInterval(d time.Duration) {
 	h.limiter.SetLimit(rate.Every(d))
 }
 
-// applyCrawlDelay makes the host's spacing the longer of the configured delay and
-// robots.txt's Crawl-delay (already capped).
+// applyCrawlDelay keeps the host's spacing at robots.txt's Crawl-delay (already capped) or
+// longer.
 func (h *host) applyCrawlDelay(crawlDelay time.Duration) {
 	if h.ignoreCrawlDelay {
 		return
 	}
-	h.setInterval(max(h.delay, crawlDelay))
+	h.pace.atLeast(crawlDelay)
+	h.setInterval(h.pace.now())
+}
+
+// observe adapts the host's pace to one answer.
+func (h *host) observe(a answer) {
+	h.setInterval(h.pace.observe(a))
 }
 
 // acquire waits for a free slot, for the end of any Retry-After pause and for the rate
 // limiter, in that order, and returns the function that frees the slot. It gives up as soon
-// as ctx is done.
+// as ctx is done. While it waits, the fetch counts as waiting for the host in ctx's Meter.
 func (h *host) acquire(ctx context.Context) (release func(), err error) {
+	m := meterFrom(ctx)
+	m.wait(1)
+	defer m.wait(-1)
+	defer m.setPace(h.pace.now())
 	select {
 	case h.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -88,7 +98,8 @@ func (h *host) acquire(ctx context.Context) (release func(), err error) {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		// The wait would outlast ctx's deadline: fail now rather than sleep towards it.
+		// The wait would outlast the caller's own deadline: fail now rather than sleep
+		// towards it.
 		return nil, timeoutError(ctx)
 	}
 	return release, nil

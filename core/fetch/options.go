@@ -20,10 +20,17 @@ type Options struct {
 	// (case-insensitive). Zero means UserAgent's first token up to "/" ("StockroomBot").
 	RobotsToken string
 
-	// Delay is the least time between the starts of two requests to one host (retries and
-	// robots.txt included). Zero means 1s; negative means no delay. A longer robots.txt
-	// Crawl-delay wins.
+	// Delay is the time between the starts of two requests to one host (retries and
+	// robots.txt included) that pacing starts from. Zero means 1s; negative means no delay
+	// and no pacing. A longer robots.txt Crawl-delay wins.
 	Delay time.Duration
+	// MinDelay is the fastest pace: the shortest time between two request starts that
+	// pacing speeds up to while a host answers quickly and cleanly. Zero means Delay (never
+	// faster than Delay). A longer robots.txt Crawl-delay wins.
+	MinDelay time.Duration
+	// MaxDelay is the slowest pace: the longest time between two request starts that pacing
+	// slows down to when a host refuses, fails or slows down. Zero means 1m.
+	MaxDelay time.Duration
 	// MaxConcurrentPerHost bounds the requests in flight to one host. Zero means 2.
 	MaxConcurrentPerHost int
 	// MaxCrawlDelay is the longest robots.txt Crawl-delay honoured; longer ones are cut to
@@ -89,6 +96,10 @@ type Options struct {
 type HostLimits struct {
 	// Delay replaces Options.Delay. Zero means Options.Delay; negative means no delay.
 	Delay time.Duration
+	// MinDelay and MaxDelay replace Options.MinDelay and Options.MaxDelay. Zero means
+	// Options' value; a negative MinDelay means no lower bound.
+	MinDelay time.Duration
+	MaxDelay time.Duration
 	// MaxConcurrent replaces Options.MaxConcurrentPerHost. Zero means that value.
 	MaxConcurrent int
 	// IgnoreCrawlDelay skips robots.txt's Crawl-delay (robots.txt rules still apply).
@@ -113,6 +124,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	def(&o.Delay, time.Second)
 	def(&o.MaxCrawlDelay, 30*time.Second)
+	def(&o.MaxDelay, time.Minute)
 	def(&o.RobotsTTL, 24*time.Hour)
 	def(&o.RobotsErrorTTL, time.Minute)
 	def(&o.RetryBaseDelay, 500*time.Millisecond)
@@ -153,6 +165,8 @@ func (o Options) withDefaults() (Options, error) {
 		{"MaxBodyBytes", o.MaxBodyBytes < 0},
 		{"CacheBytes", o.CacheBytes < 0},
 		{"MaxCrawlDelay", o.MaxCrawlDelay < 0},
+		{"MinDelay", o.MinDelay < 0},
+		{"MaxDelay", o.MaxDelay < 0},
 		{"RobotsTTL", o.RobotsTTL < 0},
 		{"RobotsErrorTTL", o.RobotsErrorTTL < 0},
 		{"RetryBaseDelay", o.RetryBaseDelay < 0},
@@ -169,29 +183,49 @@ func (o Options) withDefaults() (Options, error) {
 		if l.MaxConcurrent < 0 {
 			return o, fmt.Errorf("fetch: Options.Hosts[%q].MaxConcurrent must not be negative", host)
 		}
+		if l.MaxDelay < 0 {
+			return o, fmt.Errorf("fetch: Options.Hosts[%q].MaxDelay must not be negative", host)
+		}
 	}
 	return o, nil
 }
 
+// hostLimits are one host's resolved politeness.
+type hostLimits struct {
+	delay            time.Duration // where pacing starts; zero: no delay, no pacing
+	fastest, slowest time.Duration // the bounds of pacing
+	concurrent       int
+	ignoreCrawlDelay bool
+}
+
 // limitsFor resolves the politeness of one host ("host:port", lower case).
-func (o *Options) limitsFor(hostPort string) (delay time.Duration, concurrent int, ignoreCrawlDelay bool) {
-	delay, concurrent = o.Delay, o.MaxConcurrentPerHost
-	l, ok := o.Hosts[hostPort]
+func (o *Options) limitsFor(hostPort string) hostLimits {
+	l := hostLimits{delay: o.Delay, fastest: o.MinDelay, slowest: o.MaxDelay, concurrent: o.MaxConcurrentPerHost}
+	fastestSet := o.MinDelay != 0
+	over, ok := o.Hosts[hostPort]
 	if !ok {
 		host, _, _ := net.SplitHostPort(hostPort)
-		l, ok = o.Hosts[host]
+		over, ok = o.Hosts[host]
 	}
 	if ok {
-		if l.Delay != 0 {
-			delay = l.Delay
+		if over.Delay != 0 {
+			l.delay = over.Delay
 		}
-		if l.MaxConcurrent != 0 {
-			concurrent = l.MaxConcurrent
+		if over.MinDelay != 0 {
+			l.fastest, fastestSet = over.MinDelay, true
 		}
-		ignoreCrawlDelay = l.IgnoreCrawlDelay
+		if over.MaxDelay != 0 {
+			l.slowest = over.MaxDelay
+		}
+		if over.MaxConcurrent != 0 {
+			l.concurrent = over.MaxConcurrent
+		}
+		l.ignoreCrawlDelay = over.IgnoreCrawlDelay
 	}
-	if delay < 0 {
-		delay = 0
+	l.delay = max(l.delay, 0)
+	if !fastestSet {
+		l.fastest = l.delay
 	}
-	return delay, concurrent, ignoreCrawlDelay
+	l.fastest = max(l.fastest, 0)
+	return l
 }

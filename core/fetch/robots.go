@@ -107,7 +107,12 @@ func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robots
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	f.stats.requests.Add(1)
+	meterFrom(ctx).count(sent{robots: true})
+	start := time.Now()
 	resp, err := f.robotsClient.Do(req)
+	if err == nil {
+		h.observe(answer{latency: time.Since(start), status: resp.StatusCode, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())})
+	}
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

@@ -12,17 +12,26 @@ import (
 // adapters get their documents (fetch.Fetcher.FetchDocument). waited, when set, is told of
 // each politeness wait (metrics).
 func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, waited func(string, time.Duration), logger *slog.Logger) (*fetch.Fetcher, error) {
+	// Zero in our configuration means no delay; zero in fetch.Options means the default.
+	none := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
 	hosts := map[string]fetch.HostLimits{}
+	for _, h := range cfg.Hosts {
+		hosts[h.Host] = fetch.HostLimits{Delay: h.Delay, MinDelay: h.MinDelay, MaxDelay: h.MaxDelay, MaxConcurrent: h.MaxConcurrent}
+	}
 	for _, h := range cfg.NoDelayHosts {
 		hosts[h] = fetch.HostLimits{Delay: -1, IgnoreCrawlDelay: true}
 	}
-	delay := cfg.Delay
-	if delay == 0 {
-		delay = -1 // zero in our configuration means none; zero in fetch.Options means 1s
-	}
+	delay := none(cfg.Delay)
 	return fetch.New(fetch.Options{
 		UserAgent:            cfg.UserAgent,
 		Delay:                delay,
+		MinDelay:             cfg.MinDelay,
+		MaxDelay:             cfg.MaxDelay,
 		MaxConcurrentPerHost: cfg.MaxConcurrentPerHost,
 		Hosts:                hosts,
 		MaxAttempts:          cfg.MaxAttempts,

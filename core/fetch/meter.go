@@ -1,0 +1,139 @@
+package fetch
+
+import (
+	"context"
+	"mime"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Meter counts what one job (a crawl, an extraction) cost the hosts it fetched from: the
+// requests it made, by kind, how many of its fetches wait for their turn at a host now,
+// and the pace of the host it fetched from last. A job attaches one to its context with
+// WithMeter; every fetch under that context is counted. Its methods are safe for
+// concurrent use, and a nil *Meter counts nothing.
+type Meter struct {
+	total, pages, json, sitemaps, robots, redirects, failed atomic.Int64
+	retries, conditional, notModified                       atomic.Int64
+	waiting                                                 atomic.Int64
+	pace                                                    atomic.Int64 // time.Duration
+}
+
+// Requests are the HTTP requests a job made. Every request counts once in Total and once in
+// exactly one of Pages, JSON, Sitemaps, Robots, Redirects and Failed, by what it answered;
+// Retries, Conditional and NotModified count some of the same requests again.
+type Requests struct {
+	Total int64 `json:"total"`
+	// Pages answered with HTML or anything not listed below (error pages included).
+	Pages int64 `json:"pages"`
+	// JSON answered with JSON: a platform's catalog or product documents.
+	JSON int64 `json:"json"`
+	// Sitemaps answered with XML: sitemaps and sitemap indexes.
+	Sitemaps int64 `json:"sitemaps"`
+	Robots   int64 `json:"robots"`
+	// Redirects answered with a redirect, which the fetch followed.
+	Redirects int64 `json:"redirects"`
+	// Failed got no answer (refused connection, timeout).
+	Failed int64 `json:"failed"`
+	// Retries are attempts after the first at one URL.
+	Retries int64 `json:"retries"`
+	// Conditional asked whether a stored page changed (If-None-Match, If-Modified-Since);
+	// NotModified of them were answered 304, and the stored page used.
+	Conditional int64 `json:"conditional"`
+	NotModified int64 `json:"not_modified"`
+}
+
+type meterKey struct{}
+
+// WithMeter returns ctx with m attached: fetches under it are counted in m.
+func WithMeter(ctx context.Context, m *Meter) context.Context {
+	return context.WithValue(ctx, meterKey{}, m)
+}
+
+func meterFrom(ctx context.Context) *Meter {
+	m, _ := ctx.Value(meterKey{}).(*Meter)
+	return m
+}
+
+// Requests returns the counts so far.
+func (m *Meter) Requests() Requests {
+	if m == nil {
+		return Requests{}
+	}
+	return Requests{
+		Total: m.total.Load(), Pages: m.pages.Load(), JSON: m.json.Load(), Sitemaps: m.sitemaps.Load(),
+		Robots: m.robots.Load(), Redirects: m.redirects.Load(), Failed: m.failed.Load(),
+		Retries: m.retries.Load(), Conditional: m.conditional.Load(), NotModified: m.notModified.Load(),
+	}
+}
+
+// Waiting is how many of the job's fetches are waiting for their turn at a host now.
+func (m *Meter) Waiting() int {
+	if m == nil {
+		return 0
+	}
+	return int(m.waiting.Load())
+}
+
+// Pace is the time between request starts of the host the job fetched from last; zero
+// before its first fetch, or for a host fetched without delay.
+func (m *Meter) Pace() time.Duration {
+	if m == nil {
+		return 0
+	}
+	return time.Duration(m.pace.Load())
+}
+
+func (m *Meter) wait(n int64) {
+	if m != nil {
+		m.waiting.Add(n)
+	}
+}
+
+func (m *Meter) setPace(d time.Duration) {
+	if m != nil {
+		m.pace.Store(int64(d))
+	}
+}
+
+// sent is one request sent, as the meter classifies it.
+type sent struct {
+	robots, retry, conditional, notModified, redirect bool
+	// answered is false when no answer came.
+	answered    bool
+	contentType string // of the answer, or of the stored page a 304 confirmed
+}
+
+func (m *Meter) count(s sent) {
+	if m == nil {
+		return
+	}
+	m.total.Add(1)
+	switch {
+	case s.robots:
+		m.robots.Add(1)
+	case !s.answered:
+		m.failed.Add(1)
+	case s.redirect:
+		m.redirects.Add(1)
+	default:
+		media, _, _ := mime.ParseMediaType(s.contentType)
+		switch {
+		case strings.HasSuffix(media, "json"):
+			m.json.Add(1)
+		case strings.HasSuffix(media, "xml") && !strings.Contains(media, "xhtml"):
+			m.sitemaps.Add(1)
+		default:
+			m.pages.Add(1)
+		}
+	}
+	for _, c := range []struct {
+		on bool
+		n  *atomic.Int64
+	}{{s.retry, &m.retries}, {s.conditional, &m.conditional}, {s.notModified, &m.notModified}} {
+		if c.on {
+			c.n.Add(1)
+		}
+	}
+}
