@@ -7,6 +7,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/fetch"
 )
 
 func (s *Server) crawlStart(v2 bool) fiber.Handler {
@@ -82,6 +83,18 @@ func crawlV1(d crawl.Detail) any {
 type crawlProgressJSON struct {
 	CollectionsFound int `json:"collections_found"`
 	ListingsFound    int `json:"listings_found"`
+	fetchProgressJSON
+}
+
+// fetchProgressJSON is what a running execution's fetches are doing: how many URLs wait for
+// their turn at the host, and the host's current pace.
+type fetchProgressJSON struct {
+	URLsWaitingForHost int   `json:"urls_waiting_for_host"`
+	HostDelayMS        int64 `json:"host_delay_ms"`
+}
+
+func fetchProgress(m *fetch.Meter) fetchProgressJSON {
+	return fetchProgressJSON{URLsWaitingForHost: m.Waiting(), HostDelayMS: m.Pace().Milliseconds()}
 }
 
 type crawlResultJSON struct {
@@ -98,6 +111,7 @@ type crawlMetaJSON struct {
 	Progress   *crawlProgressJSON `json:"progress"`
 	Steps      []execution.Step   `json:"steps"`
 	Result     *crawlResultJSON   `json:"result,omitempty"`
+	Requests   *fetch.Requests    `json:"requests"`
 }
 
 // crawlV2 is the crawl execution detail, with the state rules of the interface: progress
@@ -109,12 +123,13 @@ func crawlV2(d crawl.Detail) any {
 		StartDate:  timeOrNil(e.StartedAt),
 		DurationMS: durationMillis(e.Duration(time.Now())),
 		Steps:      e.Steps,
+		Requests:   d.Requests,
 	}
 	if e.Status.Ended() {
 		meta.StopDate = timeOrNil(e.StoppedAt)
 	}
 	if p := d.Progress; p != nil {
-		meta.Progress = &crawlProgressJSON{p.CollectionsFound, p.ListingsFound}
+		meta.Progress = &crawlProgressJSON{p.CollectionsFound, p.ListingsFound, fetchProgress(p.Fetch)}
 	}
 	if r := d.Result; r != nil {
 		meta.Result = &crawlResultJSON{r.CollectionsTotal, r.ListingsTotal, r.Method}

@@ -9,6 +9,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/page"
 )
 
@@ -168,11 +169,13 @@ func (s *Server) extractCancel(kind execution.Kind) fiber.Handler {
 
 // extractionView is what both generations' status endpoints read.
 type extractionView struct {
-	e      execution.Execution
-	params extract.Parameters
-	meta   extract.Meta
-	items  []extract.Item
-	page   page.Request
+	e        execution.Execution
+	params   extract.Parameters
+	progress *extract.Progress
+	requests *fetch.Requests
+	meta     extract.Meta
+	items    []extract.Item
+	page     page.Request
 }
 
 func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds pageBounds) (extractionView, error) {
@@ -186,7 +189,7 @@ func (s *Server) loadExtraction(c *fiber.Ctx, kind execution.Kind, bounds pageBo
 		return v, err
 	}
 	e := d.Execution
-	v.e, v.params, v.page = e, d.Parameters, req
+	v.e, v.params, v.page, v.progress, v.requests = e, d.Parameters, req, d.Progress, d.Requests
 	if v.meta, err = s.extract.Meta(c.UserContext(), e.ID); err != nil {
 		return v, err
 	}
@@ -269,9 +272,14 @@ func (s *Server) extractStatusV2(c *fiber.Ctx) error {
 	if v.e.Status == execution.Completed {
 		total = v.meta.Requested
 	}
+	progress := fiber.Map{"products_processed": v.meta.Processed(), "products_total": v.meta.Requested,
+		"percent_complete": v.meta.PercentComplete()}
+	if v.progress != nil {
+		f := fetchProgress(v.progress.Fetch)
+		progress["urls_waiting_for_host"], progress["host_delay_ms"] = f.URLsWaitingForHost, f.HostDelayMS
+	}
 	meta := fiber.Map{
-		"progress": fiber.Map{"products_processed": v.meta.Processed(), "products_total": v.meta.Requested,
-			"percent_complete": v.meta.PercentComplete()},
+		"progress": progress,
 		"result": fiber.Map{
 			"products_requested": v.meta.Requested, "products_successful": v.meta.Successful,
 			"products_failed": v.meta.Failed, "products_failed_by_reason": byReason(v.meta.FailedBy),
@@ -281,6 +289,7 @@ func (s *Server) extractStatusV2(c *fiber.Ctx) error {
 		"start_date":  timeOrNil(v.e.StartedAt),
 		"stop_date":   nil,
 		"duration_ms": durationMillis(v.e.Duration(time.Now())),
+		"requests":    v.requests,
 	}
 	if v.e.Status.Ended() {
 		meta["stop_date"] = timeOrNil(v.e.StoppedAt)

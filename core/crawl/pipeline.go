@@ -18,6 +18,7 @@ import (
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/product"
 	"github.com/stockroom/stockroom/core/sitemap"
@@ -118,6 +119,8 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 		_ = json.Unmarshal(job.Progress, &st.progress)
 	}
 	st.resumed = st.progress.ListingsFound > 0 || len(st.progress.Done) > 0
+	st.progress.Fetch = st.progress.Fetch.Continued()
+	ctx = fetch.WithMeter(ctx, st.progress.Fetch)
 	st.publish()
 	log := p.opts.Logger.With("execution_id", job.ID, "vendor", st.vendor)
 	started := time.Now()
@@ -145,6 +148,8 @@ func (p *Pipeline) crawl(ctx context.Context, job *execution.Job) (any, error) {
 	}
 	method.Source, method.Reason = st.sources.source(), st.sources.reason()
 	result.Method = &method
+	requests := st.progress.Fetch.Requests()
+	result.Requests = &requests
 	log.Info("crawl completed", "collections", result.CollectionsTotal, "listings", result.ListingsTotal, "elapsed", time.Since(started))
 	return result, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
 
@@ -43,6 +44,9 @@ type Progress struct {
 	// Done lists the collections whose listings are all written, so that a resumed crawl
 	// skips them.
 	Done []string `json:"done,omitempty"`
+	// Fetch counts the crawl's requests, its URLs waiting for the host and the host's pace,
+	// as they are when the progress is saved.
+	Fetch *fetch.Meter `json:"fetch,omitempty"`
 }
 
 // Result is saved when the crawl completes.
@@ -50,6 +54,8 @@ type Result struct {
 	CollectionsTotal int     `json:"collections_total"`
 	ListingsTotal    int     `json:"listings_total"`
 	Method           *Method `json:"method,omitempty"`
+	// Requests are the HTTP requests the crawl made, by kind.
+	Requests *fetch.Requests `json:"requests,omitempty"`
 }
 
 // Method is how the crawl read the site: the platform detected and the evidence, where
@@ -164,6 +170,9 @@ type Detail struct {
 	Progress *Progress
 	// Result is set once the crawl has completed (and its result could be read).
 	Result *Result
+	// Requests are the HTTP requests the crawl has made so far, or made in all once it has
+	// ended; nil before it started.
+	Requests *fetch.Requests
 }
 
 // Get returns a crawl of the organization; another organization's crawl is not found.
@@ -174,6 +183,9 @@ func (s *Service) Get(ctx context.Context, organizationID, id string) (Detail, e
 	}
 	d := Detail{Execution: e, Progress: execution.ProgressOf[Progress](e)}
 	d.Result, _ = execution.ResultOf[Result](e) // one that cannot be read is shown as none
+	if d.Requests = fetch.SavedRequests(e.Progress); d.Result != nil && d.Result.Requests != nil {
+		d.Requests = d.Result.Requests
+	}
 	return d, nil
 }
 

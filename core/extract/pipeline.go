@@ -19,6 +19,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/enrich"
 	"github.com/stockroom/stockroom/core/execution"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
@@ -33,8 +34,6 @@ type PipelineOptions struct {
 	Attempts int
 	// Backoff is the wait before the second attempt; it doubles after. Default 1s.
 	Backoff time.Duration
-	// URLTimeout bounds one attempt at one URL. Default 30s.
-	URLTimeout time.Duration
 	// WaitPoll is how often an extraction waiting for its crawl looks again. Default 2s.
 	WaitPoll time.Duration
 	// StructuredData decodes a fetched page's JSON-LD and microdata into JSON-LD's shape
@@ -55,9 +54,6 @@ func (o PipelineOptions) withDefaults() PipelineOptions {
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = time.Second
-	}
-	if o.URLTimeout <= 0 {
-		o.URLTimeout = 30 * time.Second
 	}
 	if o.WaitPoll <= 0 {
 		o.WaitPoll = 2 * time.Second
@@ -87,6 +83,9 @@ func NewPipeline(adapters *adapter.Set, items Store, store catalog.Store, execut
 type Progress struct {
 	Processed int `json:"products_processed"`
 	Total     int `json:"products_total"`
+	// Fetch counts the extraction's requests, its URLs waiting for their host and the
+	// host's pace, as they are when the progress is saved.
+	Fetch *fetch.Meter `json:"fetch,omitempty"`
 }
 
 // Run runs extraction id; it is the queue's handler for both extraction kinds.
@@ -119,6 +118,10 @@ func (p *Pipeline) Run(ctx context.Context, id string) error {
 }
 
 func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Parameters) (any, error) {
+	var saved Progress
+	_ = json.Unmarshal(job.Progress, &saved) // none saved: a new count
+	meter := saved.Fetch.Continued()
+	ctx = fetch.WithMeter(ctx, meter)
 	if params.Vendor != "" {
 		if err := p.addVendorItems(ctx, job.ID, params); err != nil {
 			return nil, err
@@ -140,7 +143,7 @@ func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Param
 	if err != nil {
 		return nil, err
 	}
-	job.SetProgress(Progress{Processed: meta.Processed(), Total: meta.Requested})
+	job.SetProgress(Progress{Processed: meta.Processed(), Total: meta.Requested, Fetch: meter})
 
 	err = p.each(ctx, pending, func(ctx context.Context, u string) error {
 		r := p.Extract(ctx, u)
@@ -151,7 +154,7 @@ func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Param
 			return err
 		}
 		n := processed.Add(int64(weights[u]))
-		job.SetProgress(Progress{Processed: int(n), Total: meta.Requested})
+		job.SetProgress(Progress{Processed: int(n), Total: meta.Requested, Fetch: meter})
 		return nil
 	})
 	if err != nil {
@@ -162,7 +165,8 @@ func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Param
 		return nil, err
 	}
 	m := MetaOf(final)
-	return Summary{Requested: m.Requested, Successful: m.Successful, Failed: m.Failed, Invalid: m.Invalid}, nil
+	requests := meter.Requests()
+	return Summary{Requested: m.Requested, Successful: m.Successful, Failed: m.Failed, Invalid: m.Invalid, Requests: &requests}, nil
 }
 
 // Summary is stored as an extraction's result; the details live in its items.
@@ -171,6 +175,8 @@ type Summary struct {
 	Successful int `json:"products_successful"`
 	Failed     int `json:"products_failed"`
 	Invalid    int `json:"products_invalid"`
+	// Requests are the HTTP requests the extraction made, by kind.
+	Requests *fetch.Requests `json:"requests,omitempty"`
 }
 
 // pendingWeights counts the input positions of each pending URL.
@@ -262,9 +268,10 @@ func (p *Pipeline) Extract(ctx context.Context, rawURL string) Result {
 	return r
 }
 
+// attempt extracts one URL once. It sets no deadline of its own: a URL may wait long for
+// its turn at a busy host, which is politeness, not failure. The fetcher bounds each fetch
+// and the adapter host each adapter call.
 func (p *Pipeline) attempt(ctx context.Context, rawURL string) Result {
-	ctx, cancel := context.WithTimeout(ctx, p.opts.URLTimeout)
-	defer cancel()
 	page, err := p.adapters.Fetcher.Fetch(ctx, rawURL)
 	if err != nil {
 		return Result{Outcome: adapter.Other, Message: "fetch failed: " + err.Error()}

@@ -13,6 +13,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/failure"
+	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/page"
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
@@ -197,6 +198,12 @@ func unpaid(err error, credits int64) error {
 type Detail struct {
 	Execution  execution.Execution
 	Parameters Parameters
+	// Progress is set while the extraction runs; Summary once it has completed.
+	Progress *Progress
+	Summary  *Summary
+	// Requests are the HTTP requests the extraction has made so far, or made in all once
+	// it has ended; nil before it started.
+	Requests *fetch.Requests
 }
 
 // Get returns an extraction of kind that organizationID may read: its own, or any v1
@@ -209,9 +216,13 @@ func (s *Service) Get(ctx context.Context, organizationID, id string, kind execu
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Execution: e}
+	d := Detail{Execution: e, Progress: execution.ProgressOf[Progress](e)}
 	if err := json.Unmarshal(e.Parameters, &d.Parameters); err != nil {
 		return Detail{}, fmt.Errorf("read parameters of %s: %w", e.ID, err)
+	}
+	d.Summary, _ = execution.ResultOf[Summary](e) // one that cannot be read is shown as none
+	if d.Requests = fetch.SavedRequests(e.Progress); d.Summary != nil && d.Summary.Requests != nil {
+		d.Requests = d.Summary.Requests
 	}
 	return d, nil
 }

@@ -77,13 +77,11 @@ func (c *cache) get(key string) *cacheEntry {
 
 // put stores a 200 response if it can be revalidated later and the server allows storing.
 func (c *cache) put(key string, status int, header http.Header, body []byte) {
-	if c == nil || status != http.StatusOK {
+	if c == nil {
 		return
 	}
-	etag, lastMod := header.Get("ETag"), header.Get("Last-Modified")
-	cc := strings.ToLower(header.Get("Cache-Control"))
-	if (etag == "" && lastMod == "") || strings.Contains(cc, "no-store") ||
-		header.Get("Vary") == "*" || entrySize(key, body) > c.maxBytes {
+	etag, lastMod, ok := validated(status, header)
+	if !ok || entrySize(key, body) > c.maxBytes {
 		c.remove(key)
 		return
 	}
@@ -114,6 +112,20 @@ func (c *cache) remove(key string) {
 		c.ll.Remove(el)
 		delete(c.items, key)
 	}
+}
+
+// validated returns the validators of an answer that may be kept for conditional requests:
+// a 200 with an ETag or a Last-Modified that the server lets us store.
+func validated(status int, header http.Header) (etag, lastMod string, ok bool) {
+	if status != http.StatusOK {
+		return "", "", false
+	}
+	etag, lastMod = header.Get("ETag"), header.Get("Last-Modified")
+	cc := strings.ToLower(header.Get("Cache-Control"))
+	if (etag == "" && lastMod == "") || strings.Contains(cc, "no-store") || header.Get("Vary") == "*" {
+		return "", "", false
+	}
+	return etag, lastMod, true
 }
 
 // conditional adds e's validators to a request header.

@@ -256,6 +256,9 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 	}
 	ckey := cacheKey(u.String(), extra)
 	cached := f.cache.get(ckey)
+	if cached == nil {
+		cached = f.storedEntry(ctx, ckey)
+	}
 	var last error
 	for attempt := 1; ; attempt++ {
 		resp.Attempts++
@@ -288,6 +291,7 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 			}
 			if !retryableStatus(res.status) {
 				f.cache.put(ckey, res.status, res.header, res.body)
+				f.savePage(ctx, ckey, res.status, res.header, res.body)
 				return res, nil
 			}
 			se := &StatusError{URL: u.String(), Status: res.status, Attempts: attempt, RetryAfter: retryAfter}

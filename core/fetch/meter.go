@@ -2,6 +2,8 @@ package fetch
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"mime"
 	"strings"
 	"sync/atomic"
@@ -136,4 +138,61 @@ func (m *Meter) count(s sent) {
 			c.n.Add(1)
 		}
 	}
+}
+
+// meterJSON is how a Meter is saved with a job's progress: what it has counted so far.
+type meterJSON struct {
+	Requests Requests `json:"requests"`
+	// Waiting and PaceMS are Waiting and Pace when the progress was saved.
+	Waiting int   `json:"urls_waiting_for_host"`
+	PaceMS  int64 `json:"host_delay_ms"`
+}
+
+// MarshalJSON saves the counts as they are now, so that a job's progress document carries
+// them up to the moment it is saved.
+func (m *Meter) MarshalJSON() ([]byte, error) {
+	return json.Marshal(meterJSON{Requests: m.Requests(), Waiting: m.Waiting(), PaceMS: m.Pace().Milliseconds()})
+}
+
+// UnmarshalJSON reads saved counts back, for a status read or a resumed job (see
+// Continued).
+func (m *Meter) UnmarshalJSON(b []byte) error {
+	var j meterJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("read request counts: %w", err)
+	}
+	r := j.Requests
+	for _, c := range []struct {
+		n *atomic.Int64
+		v int64
+	}{{&m.total, r.Total}, {&m.pages, r.Pages}, {&m.json, r.JSON}, {&m.sitemaps, r.Sitemaps}, {&m.robots, r.Robots},
+		{&m.redirects, r.Redirects}, {&m.failed, r.Failed}, {&m.retries, r.Retries}, {&m.conditional, r.Conditional},
+		{&m.notModified, r.NotModified}, {&m.waiting, int64(j.Waiting)}, {&m.pace, (time.Duration(j.PaceMS) * time.Millisecond).Nanoseconds()}} {
+		c.n.Store(c.v)
+	}
+	return nil
+}
+
+// Continued is a Meter for a job that resumes where m's left off: it counts on from m's
+// requests, with nothing waiting yet. A nil m gives a new Meter.
+func (m *Meter) Continued() *Meter {
+	next := &Meter{}
+	if m != nil {
+		b, _ := json.Marshal(meterJSON{Requests: m.Requests()})
+		_ = next.UnmarshalJSON(b)
+	}
+	return next
+}
+
+// SavedRequests reads the request counts from a job's saved progress document, which
+// keeps its Meter under the key "fetch"; nil when it holds none.
+func SavedRequests(progress []byte) *Requests {
+	var doc struct {
+		Fetch *Meter `json:"fetch"`
+	}
+	if json.Unmarshal(progress, &doc) != nil || doc.Fetch == nil {
+		return nil
+	}
+	r := doc.Fetch.Requests()
+	return &r
 }

@@ -26,7 +26,8 @@ type Options struct {
 	Delay time.Duration
 	// MinDelay is the fastest pace: the shortest time between two request starts that
 	// pacing speeds up to while a host answers quickly and cleanly. Zero means Delay (never
-	// faster than Delay). A longer robots.txt Crawl-delay wins.
+	// faster than Delay); one longer than a host's delay is cut to it. A longer robots.txt
+	// Crawl-delay wins.
 	MinDelay time.Duration
 	// MaxDelay is the slowest pace: the longest time between two request starts that pacing
 	// slows down to when a host refuses, fails or slows down. Zero means 1m.
@@ -75,6 +76,9 @@ type Options struct {
 	CacheEntries int
 	// CacheBytes bounds the bodies kept, in total. Zero means 64 MiB.
 	CacheBytes int64
+	// Pages keeps pages that carry validators beyond the cache, for conditional requests
+	// from later processes too. Zero means none: only the cache remembers them.
+	Pages PageStore
 
 	// Allow lets the fetcher reach addresses the guard refuses otherwise: CIDRs
 	// ("127.0.0.0/8"), addresses ("::1") or "host:port" pairs ("127.0.0.1:8080",
@@ -226,6 +230,8 @@ func (o *Options) limitsFor(hostPort string) hostLimits {
 	if !fastestSet {
 		l.fastest = l.delay
 	}
-	l.fastest = max(l.fastest, 0)
+	// Pacing starts at the delay, so the fastest pace is never slower than it: a host
+	// given a shorter delay than MinDelay (or none) may be fetched that fast.
+	l.fastest = min(max(l.fastest, 0), l.delay)
 	return l
 }

@@ -33,8 +33,7 @@ const (
 )
 
 func newPace(l hostLimits) *pace {
-	interval := max(l.delay, l.fastest)
-	return &pace{interval: interval, fastest: l.fastest, slowest: max(l.slowest, interval), fixed: interval <= 0}
+	return &pace{interval: l.delay, fastest: l.fastest, slowest: max(l.slowest, l.delay), fixed: l.delay <= 0}
 }
 
 // now is the current spacing.

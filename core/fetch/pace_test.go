@@ -167,3 +167,22 @@ func TestPacingReactsAndRecovers(t *testing.T) {
 		t.Errorf("meter counted %+v; the server saw %d page requests and one robots.txt", r, len(seen.times))
 	}
 }
+
+// A host configured without delay is not held to the fastest pace of the others.
+func TestHostWithoutDelayIsNotHeldToMinDelay(t *testing.T) {
+	o := Options{Delay: time.Second, MinDelay: 500 * time.Millisecond, MaxDelay: time.Minute,
+		Hosts: map[string]HostLimits{"fast.test": {Delay: -1}, "slow.test": {Delay: 3 * time.Second}}}
+	for _, c := range []struct {
+		host           string
+		start, fastest time.Duration
+	}{
+		{"other.test:443", time.Second, 500 * time.Millisecond},
+		{"fast.test:443", 0, 0},
+		{"slow.test:443", 3 * time.Second, 500 * time.Millisecond},
+	} {
+		p := newPace(o.limitsFor(c.host))
+		if p.now() != c.start || p.fastest != c.fastest {
+			t.Errorf("%s: starts at %v, fastest %v; want %v and %v", c.host, p.now(), p.fastest, c.start, c.fastest)
+		}
+	}
+}

@@ -119,10 +119,12 @@ type Store struct {
 	faulted    atomic.Int64
 	disallowed atomic.Int64
 	faultSeq   atomic.Int64 // requests subject to rate limiting and errors
-	statusMu   sync.Mutex
-	byStatus   map[int]int64
-	seen       []atomic.Bool
-	inFlight   gauge
+	// conditional counts requests that asked whether a page changed.
+	conditional atomic.Int64
+	statusMu    sync.Mutex
+	byStatus    map[int]int64
+	seen        []atomic.Bool
+	inFlight    gauge
 	// fleet counts the requests in flight over every store of a Fleet; nil alone.
 	fleet *gauge
 }
@@ -332,6 +334,9 @@ type Stats struct {
 	ByStatus   map[int]int64
 	Faulted    int64 // answered by an injected fault (429, 5xx, bot wall, query fault)
 	Disallowed int64 // requests for paths robots.txt disallows
+	// Conditional counts requests that asked whether a page changed (If-None-Match or
+	// If-Modified-Since); ByStatus[304] counts those answered Not Modified.
+	Conditional int64
 	// ProductsSeen is how many distinct catalogue products were served in any form
 	// (page, .json, .js).
 	ProductsSeen int
@@ -345,7 +350,7 @@ type Stats struct {
 // Stats returns a snapshot of the counters.
 func (s *Store) Stats() Stats {
 	st := Stats{
-		Requests: s.requests.Load(), Faulted: s.faulted.Load(), Disallowed: s.disallowed.Load(),
+		Requests: s.requests.Load(), Faulted: s.faulted.Load(), Disallowed: s.disallowed.Load(), Conditional: s.conditional.Load(),
 		ByRoute: map[Route]int64{}, ByStatus: map[int]int64{}, MaxInFlight: s.inFlight.max.Load(),
 	}
 	for r := range s.byRoute {
@@ -372,6 +377,7 @@ func (s *Store) ResetStats() {
 	s.requests.Store(0)
 	s.faulted.Store(0)
 	s.disallowed.Store(0)
+	s.conditional.Store(0)
 	s.faultSeq.Store(0)
 	s.inFlight.max.Store(0)
 	for r := range s.byRoute {
@@ -414,11 +420,15 @@ func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setHeaders(rec)
-	if route != RouteDemo && s.injectFault(rec, r) {
+	if route == RouteDemo {
+		h(rec, r)
+		return
+	}
+	if s.injectFault(rec, r) {
 		s.faulted.Add(1)
 		return
 	}
-	h(rec, r)
+	s.serveValidated(rec, r, h)
 }
 
 func (s *Store) countStatus(code int) {

@@ -72,11 +72,25 @@ func TestCrawlOfAShopifyStoreFillsTheCatalogExactly(t *testing.T) {
 	if list, _ := r.body["executions"].([]any); len(list) != 1 {
 		t.Errorf("v1 list: %s", r.raw)
 	}
-	// A second crawl finds nothing new: same counts, no duplicates.
+	// A second crawl finds nothing new: same counts, no duplicates, the same listings. It
+	// asks only whether each page changed, and the store, unchanged, answers 304 to all.
+	listingsBefore := string(s.do("GET", "/v2/listings?page_size=100&vendor="+vendor, nil).raw)
+	shop.ResetStats()
 	id2 := s.startCrawl(shop.BaseURL)
 	body = s.waitEnded("/v2/crawl/"+id2, time.Minute)
 	if num(field(body, "meta", "result", "listings_total")) != cat.Len() {
 		t.Errorf("recrawl: %v", field(body, "meta", "result"))
+	}
+	stats := shop.Stats()
+	asked := stats.Requests - stats.ByRoute[demostore.RouteRobots]
+	if asked == 0 || stats.Conditional != asked || stats.ByStatus[304] != asked {
+		t.Errorf("recrawl: %d page requests, %d conditional, %d answered 304; want all conditional and unchanged", asked, stats.Conditional, stats.ByStatus[304])
+	}
+	if requests, _ := field(body, "meta", "requests").(map[string]any); num(requests["not_modified"]) != int(asked) {
+		t.Errorf("recrawl: meta.requests %v; want %d answered 304", requests, asked)
+	}
+	if after := string(s.do("GET", "/v2/listings?page_size=100&vendor="+vendor, nil).raw); after != listingsBefore {
+		t.Errorf("recrawl of an unchanged store changed the listings:\n%s\nthen\n%s", listingsBefore, after)
 	}
 	r = s.do("GET", "/v2/listings?page_size=1&vendor="+vendor, nil)
 	if got := num(field(r.body, "pagination", "total_items")); got != cat.Len() {
@@ -321,5 +335,12 @@ func TestCrawlIsPolite(t *testing.T) {
 	}
 	if n := limited.Stats().ByStatus[429]; n == 0 {
 		t.Error("the store never answered 429: the test proves nothing")
+	}
+	// The crawl reports what it cost, as the store counted it.
+	stats := limited.Stats()
+	requests, _ := field(body, "meta", "requests").(map[string]any)
+	if num(requests["total"]) != int(stats.Requests) || num(requests["robots"]) != int(stats.ByRoute[demostore.RouteRobots]) ||
+		num(requests["retries"]) == 0 || num(requests["json"]) == 0 {
+		t.Errorf("meta.requests %v; the store saw %d requests (%v by route, %v by status)", requests, stats.Requests, stats.ByRoute, stats.ByStatus)
 	}
 }

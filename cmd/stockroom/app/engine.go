@@ -66,7 +66,7 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	if m := s.metrics; m != nil {
 		waited = func(hostPort string, d time.Duration) { m.PolitenessWaited(classes.ofHost(hostPort), d) }
 	}
-	fetcher, err := newFetcher(cfg.Fetch, s.resolver, waited, s.logger)
+	fetcher, err := newFetcher(cfg.Fetch, s.resolver, postgres.NewPageStore(s.pool), waited, s.logger)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

@@ -9,9 +9,10 @@ import (
 )
 
 // newFetcher is the polite, guarded fetcher of the fetch settings, through which the
-// adapters get their documents (fetch.Fetcher.FetchDocument). waited, when set, is told of
-// each politeness wait (metrics).
-func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, waited func(string, time.Duration), logger *slog.Logger) (*fetch.Fetcher, error) {
+// adapters get their documents (fetch.Fetcher.FetchDocument). pages keeps the pages that
+// carry validators, so that recrawls ask only whether they changed. waited, when set, is
+// told of each politeness wait (metrics).
+func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, pages fetch.PageStore, waited func(string, time.Duration), logger *slog.Logger) (*fetch.Fetcher, error) {
 	// Zero in our configuration means no delay; zero in fetch.Options means the default.
 	none := func(d time.Duration) time.Duration {
 		if d == 0 {
@@ -41,6 +42,7 @@ func newFetcher(cfg configs.Fetch, resolver fetch.Resolver, waited func(string, 
 		Allow:                cfg.Allow,
 		Resolver:             resolver,
 		PolitenessWaited:     waited,
+		Pages:                pages,
 		Logger:               logger,
 	})
 }
