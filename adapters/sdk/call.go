@@ -18,7 +18,7 @@ type Call struct {
 	splices []splice
 }
 
-// Op is the operation: "detect", "discover", "list" or "extract".
+// Op is the operation: "detect", "discover", "list", "extract" or "assemble".
 func (c *Call) Op() string { return c.op }
 
 // URL is the home page (detect, discover), the collection (list) or the product page
@@ -40,8 +40,8 @@ func (c *Call) Round() int { return c.round }
 // Docs are the documents of the call in the order they were fetched.
 func (c *Call) Docs() []*Doc { return c.docs }
 
-// Page is the document the operation started from (the home page or the product page), or
-// nil (list calls start with none).
+// Page is the document the operation started from (the home page, the product page, or
+// in an assemble call the listing's record), or nil (list calls start with none).
 func (c *Call) Page() *Doc {
 	if len(c.docs) == 0 {
 		return nil

@@ -181,6 +181,12 @@ func dispatch(a Adapter, c *Call) (resp wireResponse, err error) {
 			return resp, missing()
 		}
 		resp.Product, err = e.Extract(c)
+	case "assemble":
+		e, ok := a.(Assembler)
+		if !ok {
+			return resp, missing()
+		}
+		resp.Product, err = e.Assemble(c)
 	default:
 		return resp, fmt.Errorf("unknown operation %q", c.op)
 	}

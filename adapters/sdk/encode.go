@@ -375,6 +375,10 @@ func appendResponse(b []byte, r *wireResponse) []byte {
 			e.strField("title", l.Title)
 			e.price("price", l.Price)
 			e.images("images", l.Images)
+			if len(l.Record) > 0 {
+				e.key("record")
+				e.b = append(e.b, l.Record...)
+			}
 			e.close('}')
 		}
 		e.close(']')

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -73,6 +74,18 @@ type Extractor interface {
 	Extract(c *Call) (*Product, error)
 }
 
+// Assembler builds a product from the record a listing page gave for it, without the
+// product's own page: Call.Page is the record (a JSON document), Call.URL the product's
+// URL. A Lister whose pages carry whole products puts each in its listing's "record"
+// member (a Shape template's "record": "@this", spliced as the listings); the host keeps
+// it with the listing and, when a vendor's catalog is extracted, asks Assemble instead of
+// Extract. Documents it asks for (Call.Need) must be the same for every product of the
+// store (its home page): the host fetches each once per extraction and hands it to every
+// product. The product must be the one Extract gives from the product's page.
+type Assembler interface {
+	Assemble(c *Call) (*Product, error)
+}
+
 // Detection is a verdict on whether a site runs a platform.
 type Detection struct {
 	Platform string `json:"platform"`
@@ -100,6 +113,10 @@ type Listing struct {
 	Title  string  `json:"title,omitempty"`
 	Price  *Price  `json:"price,omitempty"`
 	Images []Image `json:"images,omitempty"`
+	// Record is the whole product as the listing page gives it, a JSON object, for an
+	// Assembler to build the product from later; nil when the page shows less. An adapter
+	// that shapes its listings (Call.Splice) writes it as the listing's "record" member.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 // Page is one page of a collection's products; Next is the cursor of the following page,
@@ -169,6 +186,9 @@ func capabilities(a Adapter) []string {
 	}
 	if _, ok := a.(Extractor); ok {
 		caps = append(caps, "extract")
+	}
+	if _, ok := a.(Assembler); ok {
+		caps = append(caps, "assemble")
 	}
 	return caps
 }

@@ -60,9 +60,48 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	if page := c.Page(); page != nil && page.OK() {
 		root := page.HTML()
 		currency = pageCurrency(root, page)
-		canonical = root.FindOne("//link[@rel='canonical']").Attr("href")
+		canonical = canonicalLink(root.FindOne("//link[@rel='canonical']").Attr("href"))
 	}
 	return build(c, pj, availability, currency, canonical, u.Query().Get("variant")), nil
+}
+
+// Assemble builds the product from its record in /collections/{handle}/products.json,
+// which holds everything /products/{handle}.json and .js give (variant availability
+// included), and from the store's home page, which every product shares: the currency
+// (Shopify.currency) and the canonical domain (the home page's canonical link), to which
+// the product's canonical URL is /products/{handle}, as Shopify writes it on the product
+// page.
+func (Adapter) Assemble(c *sdk.Call) (*sdk.Product, error) {
+	u, err := url.Parse(c.URL())
+	if err != nil {
+		return nil, sdk.NonProduct("not a Shopify product URL")
+	}
+	base, handle := originOf(u), handleIn(u, "/products/")
+	if base == "" || handle == "" {
+		return nil, sdk.NonProduct("not a Shopify product URL")
+	}
+	pj := c.Page().JSON()
+	if !pj.Get("variants.0.available").Exists() {
+		// A record without availability cannot give the product's; its page can.
+		return nil, sdk.Fail("the record of %s has no variant availability", handle)
+	}
+	home := c.Need(base + "/")
+	if home == nil {
+		return nil, sdk.ErrPending
+	}
+	if !home.OK() {
+		return nil, sdk.Fail("home page: %s", home.Failure())
+	}
+	root := home.HTML()
+	currency := pageCurrency(root, home)
+	if currency == "" {
+		return nil, sdk.Fail("the home page names no currency")
+	}
+	canonical := ""
+	if site := origin(root.FindOne("//link[@rel='canonical']").Attr("href")); site != "" {
+		canonical = canonicalLink(site + "/products/" + pj.Get("handle").String())
+	}
+	return build(c, pj, sdk.Value{}, currency, canonical, ""), nil
 }
 
 // build maps the storefront product JSON to a Product; its images and variants are
@@ -142,8 +181,24 @@ func build(c *sdk.Call, pj, availability sdk.Value, currency, canonical, selecte
 	if len(available) == 1 {
 		f := variants.Strings("0.sku", "0.gtin")
 		p.SKU, p.GTIN = nonEmpty(f[0]), nonEmpty(f[1])
+	} else if chosen >= 0 {
+		// The SKU Shopify's themes give the product in its JSON-LD: that of the variant
+		// the page shows.
+		p.SKU = nonEmpty(variants.Get(strconv.Itoa(chosen) + ".sku").String())
 	}
 	return p
+}
+
+// canonicalLink writes a canonical URL in one form whatever escaping its page used (a
+// theme writes a handle's non-ASCII letters raw, or escaped in either case), so that a
+// product's canonical URL is the same read from its page or built from its handle.
+func canonicalLink(href string) string {
+	u, err := url.Parse(strings.TrimSpace(href))
+	if err != nil || u.Host == "" {
+		return href
+	}
+	u.RawPath = ""
+	return u.String()
 }
 
 // price reads a price and a compare-at price as storefront JSON writes them, decimals in

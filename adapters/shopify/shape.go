@@ -61,9 +61,11 @@ func variantsTemplate(optionNames []string, currency string, availabilityFromJS 
 const optionsTemplate = `{"$each":"options","$map":{"name":{"$string":"name"},"position":{"$first":[{"$number":"position"},{"$index":1}]},` +
 	`"values":{"$each":"values","$map":{"$string":"@this"}},"$required":["name"]}}`
 
-// listingsTemplate maps a products.json page to wire listings of the store at base.
+// listingsTemplate maps a products.json page to wire listings of the store at base. Each
+// listing keeps the whole product as its record, from which Assemble builds the product
+// without its page.
 func listingsTemplate(base string) string {
 	return `{"$each":"products","$map":{"url":{"$concat":[{"$const":` + sdk.Quote(base+"/products/") + `},{"$string":"handle"}]},` +
 		`"id":{"$string":"id"},"title":{"$string":"title"},"price":` + priceTemplate("variants.0.", "") +
-		`,"images":[` + imageTemplate("images.0.", false) + `],"$required":["url"]}}`
+		`,"images":[` + imageTemplate("images.0.", false) + `],"record":"@this","$required":["url"]}}`
 }

@@ -9,6 +9,7 @@ package adapter
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"sync"
 
@@ -38,6 +39,9 @@ const (
 	OpDiscover Op = "discover"
 	OpList     Op = "list"
 	OpExtract  Op = "extract"
+	// OpAssemble builds a product from the record a listing page gave for it (see
+	// Listing.Record), without the product's own page.
+	OpAssemble Op = "assemble"
 )
 
 // Info is how an adapter describes itself.
@@ -124,7 +128,8 @@ type Request struct {
 	Total int
 	// Round counts the calls of this operation so far, from 0.
 	Round int
-	// Docs are every document fetched for this operation so far, the page first.
+	// Docs are every document fetched for this operation so far, the page first. In an
+	// assemble call the first is the listing's record, as a JSON document.
 	Docs []*Document
 }
 
@@ -174,6 +179,11 @@ type Listing struct {
 	Title  string          `json:"title,omitempty"`
 	Price  *product.Price  `json:"price,omitempty"`
 	Images []product.Image `json:"images,omitempty"`
+	// Record is the whole product as the listing page gave it, in the adapter's own form
+	// (a JSON object), when the page carries every product field: the adapter's assemble
+	// operation builds the product from it later, without the product's page. Nil when
+	// the page shows less.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 // Module is one loaded adapter. Call runs a single round and must be safe for concurrent

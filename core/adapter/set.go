@@ -343,6 +343,9 @@ type ListPage struct {
 	// order. The listing goes on from the first that ends the collection (no Next, no
 	// Ahead), and those after it need not be listed; else from the last one.
 	Ahead []string
+	// Adapter names the adapter that listed the page: the one that can assemble products
+	// from the listings' records.
+	Adapter string
 }
 
 // List returns one page of the products of the collection at collectionURL, starting at
@@ -359,7 +362,7 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 		req := Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}
 		resp, err := s.run(ctx, m, &req, docs)
 		if err == nil && (len(resp.Listings) > 0 || resp.Next != "") {
-			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead}, nil
+			return ListPage{Listings: resp.Listings, Next: resp.Next, Total: resp.Total, Ahead: resp.Ahead, Adapter: m.Info().Name}, nil
 		}
 		if ctx.Err() != nil {
 			return ListPage{}, ctx.Err()

@@ -331,6 +331,10 @@ func (d *decoder) listing(v gjson.Result) adapter.Listing {
 			l.Price = d.price(f, "listing.price")
 		case "images":
 			l.Images = d.images(f)
+		case "record":
+			if d.object(f, "listing.record") {
+				l.Record = json.RawMessage(f.Raw)
+			}
 		}
 	})
 	return l

@@ -40,6 +40,14 @@ func checkAgainstReference(t *testing.T, out []byte) {
 // fill sets every field of v (a pointer) to a random value, so that a field the decoder
 // does not know fails the comparison.
 func fill(r *rand.Rand, v reflect.Value, depth int) {
+	if v.Type() == reflect.TypeFor[json.RawMessage]() {
+		// A listing's record: an object in the adapter's own form, kept as written.
+		records := []string{`{"id":1,"tags":["a","b"]}`, `{}`, `{"body_html":"<p>é ✓</p>","variants":[{"available":true}]}`}
+		if r.IntN(3) > 0 {
+			v.SetBytes([]byte(records[r.IntN(len(records))]))
+		}
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if r.IntN(5) == 0 {
