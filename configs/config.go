@@ -131,9 +131,10 @@ type Crawl struct {
 }
 
 type Extract struct {
-	Concurrency int           `koanf:"concurrency"`
-	Attempts    int           `koanf:"attempts"`
-	Backoff     time.Duration `koanf:"backoff"`
+	Concurrency  int           `koanf:"concurrency"`
+	Attempts     int           `koanf:"attempts"`
+	Backoff      time.Duration `koanf:"backoff"`
+	RecordMaxAge time.Duration `koanf:"record_max_age"`
 }
 
 type RateLimit struct {
@@ -333,6 +334,7 @@ func (c *Config) Validate() error {
 	check(c.Extract.Concurrency > 0, "extract.concurrency", "must be positive, got %d", c.Extract.Concurrency)
 	check(c.Extract.Attempts > 0, "extract.attempts", "must be positive, got %d", c.Extract.Attempts)
 	check(c.Extract.Backoff > 0, "extract.backoff", "must be positive")
+	check(c.Extract.RecordMaxAge >= 0, "extract.record_max_age", "must not be negative")
 	check(c.RateLimit.Requests >= 0, "rate_limit.requests", "must not be negative, got %d", c.RateLimit.Requests)
 	check(c.RateLimit.Requests == 0 || c.RateLimit.Window > 0, "rate_limit.window", "must be positive")
 	check(c.Auth.CacheTTL >= 0, "auth.cache_ttl", "must not be negative")

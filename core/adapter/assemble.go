@@ -59,8 +59,8 @@ func cmpOutcome(o Outcome) Outcome {
 
 // SharedDocuments is a Fetcher that fetches each URL once and hands every later caller the
 // same document: the store-level documents of an extraction's assemble calls, asked for by
-// each product. Concurrent callers of one URL wait for the one fetch. A fetch that fails
-// for the caller's context is not kept.
+// each product. Concurrent callers of one URL wait for the one fetch. A fetch that may pass
+// (an error, no answer, 429 or a 5xx) is not kept: the next caller fetches again.
 type SharedDocuments struct {
 	fetcher Fetcher
 
@@ -101,11 +101,16 @@ func (s *SharedDocuments) Fetch(ctx context.Context, url string) (*Document, err
 		return f.doc, nil
 	}
 	f.doc, f.err = s.fetcher.Fetch(ctx, url)
-	if f.err != nil {
+	if f.err != nil || transient(f.doc) {
 		s.mu.Lock()
 		delete(s.docs, url)
 		s.mu.Unlock()
 	}
 	close(f.ready)
 	return f.doc, f.err
+}
+
+// transient reports whether d is a failure that may pass.
+func transient(d *Document) bool {
+	return d.Status == 0 || d.Status == http.StatusTooManyRequests || d.Status >= 500
 }

@@ -95,6 +95,21 @@ type ListingInput struct {
 	// the stored listing is left as it is. Its other fields may go unread; a write of an
 	// unchanged listing that is not in the catalog fails whole.
 	Unchanged bool
+	// Record is the whole product as the listing page gave it, when it did; nil
+	// otherwise. A write keeps it in place of the listing's earlier record.
+	Record *Record
+}
+
+// Record is a whole product as a listing page gave it (adapter.Listing.Record), kept with
+// its listing so that an extraction builds the product from it without the product's page
+// (adapter.Set.Assemble).
+type Record struct {
+	// Adapter names the adapter that listed it, the one that can read it.
+	Adapter string
+	// Data is the product in the adapter's own form, a JSON object.
+	Data []byte
+	// ListedAt is when the page was read: the time of the write that kept it.
+	ListedAt time.Time
 }
 
 // Store keeps the catalog.

@@ -652,7 +652,7 @@ func (l *collectionLister) listPage(ctx context.Context, cursor string, first, a
 		if err != nil || !sameVendor(u, l.st.vendor) {
 			continue
 		}
-		inputs = append(inputs, listingInput(u, listing, l.c.key, l.c.Currency))
+		inputs = append(inputs, listingInput(u, listing, l.c.key, l.c.Currency, lp.Adapter))
 	}
 	l.mu.Lock()
 	l.found += len(inputs)
@@ -751,11 +751,15 @@ func (l *collectionLister) listRound(ctx context.Context, cursors []string, firs
 
 // listingInput converts the adapter's listing l into the catalog's form. u is the
 // listing's canonical URL; when l's own URL differs, it is kept as the page URL. A price
-// that names no currency is in currency, the store's as discovery found it.
-func listingInput(u string, l adapter.Listing, collectionURL, currency string) catalog.ListingInput {
+// that names no currency is in currency, the store's as discovery found it. lister names
+// the adapter that listed it, which alone reads its record.
+func listingInput(u string, l adapter.Listing, collectionURL, currency, lister string) catalog.ListingInput {
 	in := catalog.ListingInput{URL: u, Name: l.Title, CollectionURLs: []string{collectionURL}}
 	if l.URL != u {
 		in.PageURL = l.URL
+	}
+	if len(l.Record) > 0 {
+		in.Record = &catalog.Record{Adapter: lister, Data: l.Record}
 	}
 	if l.Price != nil {
 		in.Price = listingPrice(l.Price)

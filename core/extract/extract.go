@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/product"
 )
@@ -93,6 +94,10 @@ type Store interface {
 	PendingURLs(ctx context.Context, executionID string) ([]string, error)
 	// Products loads stored products by id.
 	Products(ctx context.Context, ids []string) (map[string]*Stored, error)
+	// ListingRecords returns the records kept with vendor's listings (catalog.Record) whose
+	// URL, or the URL the site links them at, is among urls, keyed by that URL. Listings
+	// without a record are left out.
+	ListingRecords(ctx context.Context, vendor string, urls []string) (map[string]catalog.Record, error)
 	// SaveProduct upserts a product by vendor and URL, links it to its listing when the
 	// catalog has one, and returns its id.
 	SaveProduct(ctx context.Context, vendor string, p *product.Product, at time.Time) (string, error)

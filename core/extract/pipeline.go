@@ -21,6 +21,7 @@ import (
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/page"
+	"github.com/stockroom/stockroom/core/product"
 	"github.com/stockroom/stockroom/core/urlnorm"
 )
 
@@ -36,6 +37,11 @@ type PipelineOptions struct {
 	Backoff time.Duration
 	// WaitPoll is how often an extraction waiting for its crawl looks again. Default 2s.
 	WaitPoll time.Duration
+	// RecordMaxAge is how old a listing's record (catalog.Record: the whole product its
+	// listing page gave the crawl) may be for a vendor's extraction to build the product
+	// from it, fetching only what the whole store shares, rather than from the product's
+	// own page. Zero builds no product from records.
+	RecordMaxAge time.Duration
 	// StructuredData decodes a fetched page's JSON-LD and microdata into JSON-LD's shape
 	// (plugins/document.StructuredData), from which the product's own rating and reviews
 	// are captured with the product. Adapters describe products, not their reviews, and
@@ -145,20 +151,39 @@ func (p *Pipeline) extract(ctx context.Context, job *execution.Job, params Param
 	}
 	job.SetProgress(Progress{Processed: meta.Processed(), Total: meta.Requested, Fetch: meter})
 
-	err = p.each(ctx, pending, func(ctx context.Context, u string) error {
-		r := p.Extract(ctx, u)
-		if ctx.Err() != nil {
-			return ctx.Err()
+	// A vendor's products are built from the records its crawl kept where it can: the
+	// store-level documents they need are fetched once for the whole extraction.
+	var shared *adapter.SharedDocuments
+	if params.Vendor != "" && p.opts.RecordMaxAge > 0 {
+		shared = adapter.NewSharedDocuments(p.adapters.Fetcher)
+	}
+	for len(pending) > 0 {
+		chunk := pending[:min(len(pending), recordsChunk)]
+		pending = pending[len(chunk):]
+		var records map[string]catalog.Record
+		if shared != nil {
+			if records, err = p.items.ListingRecords(ctx, params.Vendor, chunk); err != nil {
+				return nil, err
+			}
 		}
-		if err := p.items.SetResult(ctx, job.ID, u, r); err != nil {
-			return err
+		err = p.each(ctx, chunk, func(ctx context.Context, u string) error {
+			r, ok := p.assemble(ctx, u, records, shared)
+			if !ok {
+				r = p.Extract(ctx, u)
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := p.items.SetResult(ctx, job.ID, u, r); err != nil {
+				return err
+			}
+			n := processed.Add(int64(weights[u]))
+			job.SetProgress(Progress{Processed: int(n), Total: meta.Requested, Fetch: meter})
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		n := processed.Add(int64(weights[u]))
-		job.SetProgress(Progress{Processed: int(n), Total: meta.Requested, Fetch: meter})
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	final, err := p.items.Tally(ctx, job.ID)
 	if err != nil {
@@ -294,19 +319,46 @@ func (p *Pipeline) attempt(ctx context.Context, rawURL string) Result {
 	if out.FinalURL != "" {
 		productURL = out.FinalURL
 	}
-	vendor, err := urlnorm.Host(productURL)
-	if err != nil {
-		return Result{Outcome: adapter.MalformedURL, Message: err.Error()}
-	}
-	if normalized, err := urlnorm.Page(productURL); err == nil {
-		res.Product.URL = normalized
-	}
 	if res.Product.Reviews == nil && p.opts.StructuredData != nil {
 		// Captured whatever the flags: the catalog keeps the whole product, and each
 		// extraction's flags only choose what is rendered.
 		res.Product.Reviews = enrich.ReviewsFromJSONLD(p.opts.StructuredData(page))
 	}
-	id, err := p.items.SaveProduct(ctx, vendor, res.Product, time.Now())
+	return p.save(ctx, productURL, res.Product, out)
+}
+
+// recordsChunk is how many of a vendor's URLs are extracted per read of their records.
+const recordsChunk = 500
+
+// assemble builds the product at rawURL from its listing's record in records, when there
+// is one no older than RecordMaxAge, and saves it. ok is false when it did not: the URL
+// is then extracted from its page, which also covers a record the adapter could not read
+// and a store-level document it could not get.
+func (p *Pipeline) assemble(ctx context.Context, rawURL string, records map[string]catalog.Record, shared *adapter.SharedDocuments) (r Result, ok bool) {
+	record, found := records[rawURL]
+	if !found || time.Since(record.ListedAt) > p.opts.RecordMaxAge {
+		return Result{}, false
+	}
+	res, err := p.adapters.Assemble(ctx, record.Adapter, rawURL, record.Data, shared)
+	if err != nil || res.Outcome != adapter.Success || res.Product == nil {
+		p.opts.Logger.Debug("product not built from its listing's record", "url", rawURL, "outcome", res.Outcome, "message", res.Message, "err", err)
+		return Result{}, false
+	}
+	r = p.save(ctx, rawURL, res.Product, Result{Outcome: adapter.Success})
+	return r, r.Outcome == adapter.Success
+}
+
+// save puts the product found at productURL in the catalog under its canonical URL and
+// completes out with its id, or turns out into the failure.
+func (p *Pipeline) save(ctx context.Context, productURL string, prod *product.Product, out Result) Result {
+	vendor, err := urlnorm.Host(productURL)
+	if err != nil {
+		return Result{Outcome: adapter.MalformedURL, Message: err.Error()}
+	}
+	if normalized, err := urlnorm.Page(productURL); err == nil {
+		prod.URL = normalized
+	}
+	id, err := p.items.SaveProduct(ctx, vendor, prod, time.Now())
 	if err != nil {
 		return Result{Outcome: adapter.Other, Message: "saving the product failed: " + err.Error()}
 	}

@@ -332,6 +332,9 @@ func (s *CatalogStore) UpsertListings(ctx context.Context, vendor string, listin
 		problems, err = pgx.CollectRows(r, pgx.RowToStructByPos[writeProblem])
 		return err
 	})
+	if records := newRecordRows(listings); len(records.urls) > 0 {
+		batch.Queue(writeRecordsSQL, vendor, records.urls, records.adapters, records.data, at)
+	}
 	err = conn.SendBatch(ctx, batch).Close()
 	if err == nil && len(problems) > 0 {
 		err = problems[0].err()
@@ -482,6 +485,35 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 		}
 	}
 	return r, nil
+}
+
+// writeRecordsSQL keeps the records of listings just written (migration 00016), each in
+// place of its listing's earlier one. $1 is the vendor's host; $2, $3 and $4 the listings'
+// URLs, their records' adapters and their records.
+const writeRecordsSQL = `
+	INSERT INTO listing_records (listing_id, adapter, record, listed_at)
+	SELECT l.id, r.adapter, r.record::json, $5
+	FROM unnest($2::text[], $3::text[], $4::text[]) AS r(url, adapter, record)
+	JOIN listings l ON l.vendor_id = (SELECT id FROM vendors WHERE host = $1) AND l.url = r.url
+	ON CONFLICT (listing_id) DO UPDATE SET adapter = excluded.adapter, record = excluded.record, listed_at = excluded.listed_at`
+
+// recordRows are the records writeRecordsSQL keeps, as its arrays: those of the listings
+// written anew. An unchanged listing's record was written moments ago with it.
+type recordRows struct {
+	urls, adapters, data []string
+}
+
+func newRecordRows(listings []catalog.ListingInput) recordRows {
+	var r recordRows
+	for _, l := range listings {
+		if l.Record == nil || l.Unchanged {
+			continue
+		}
+		r.urls = append(r.urls, l.URL)
+		r.adapters = append(r.adapters, l.Record.Adapter)
+		r.data = append(r.data, string(l.Record.Data))
+	}
+	return r
 }
 
 // mergeListings returns listings with one entry per URL, at its first position: the last

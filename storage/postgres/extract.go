@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/product"
 )
@@ -135,6 +136,27 @@ func (s *ExtractStore) PendingURLs(ctx context.Context, executionID string) ([]s
 		return nil, classify("read pending items", err)
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+func (s *ExtractStore) ListingRecords(ctx context.Context, vendor string, urls []string) (map[string]catalog.Record, error) {
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.page_url, l.url), r.adapter, r.record::text, r.listed_at
+		FROM listings l JOIN listing_records r ON r.listing_id = l.id
+		WHERE l.vendor_id = (SELECT id FROM vendors WHERE host = $1) AND coalesce(l.page_url, l.url) = ANY($2)`, vendor, urls)
+	if err != nil {
+		return nil, classify("read listing records of "+vendor, err)
+	}
+	out := make(map[string]catalog.Record, len(urls))
+	var u, record string
+	var r catalog.Record
+	_, err = pgx.ForEachRow(rows, []any{&u, &r.Adapter, &record, &r.ListedAt}, func() error {
+		r.Data = []byte(record)
+		out[u] = r
+		return nil
+	})
+	if err != nil {
+		return nil, classify("read listing records of "+vendor, err)
+	}
+	return out, nil
 }
 
 // SaveProduct writes a product only when it changed. Extractions re-read the same pages

@@ -91,7 +91,8 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	runner := execution.NewRunner(executions, runnerOpts)
 	crawls := crawl.NewPipeline(set, s.catalog.Store(), runner, crawl.PipelineOptions{Collections: cfg.Crawl.Collections, MaxPages: cfg.Crawl.MaxPages, Logger: s.logger})
 	extractions := extract.NewPipeline(set, items, s.catalog.Store(), executions, runner, extract.PipelineOptions{
-		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff, Logger: s.logger,
+		Concurrency: cfg.Extract.Concurrency, Attempts: cfg.Extract.Attempts, Backoff: cfg.Extract.Backoff,
+		RecordMaxAge: cfg.Extract.RecordMaxAge, Logger: s.logger,
 		StructuredData: document.StructuredData,
 	})
 	searches := search.NewPipeline(postgres.NewSearchStore(s.pool), items, executions, runner, search.PipelineOptions{
