@@ -393,7 +393,7 @@ func benchStockroom(b *testing.B, opts demostore.Options) (last run) {
 	for i := 0; i < b.N; i++ {
 		store := launch(b, opts)
 		host := strings.TrimPrefix(store.base, "http://")
-		srv := startServer(b, bin, host)
+		srv := startServer(b, bin, host, false)
 		cpu0, db0, faults0 := srv.cpu(), srv.dbCPU(), srv.faults()
 		before := store.stats(b)
 		start := time.Now()
@@ -447,7 +447,10 @@ type server struct {
 	dbPID int // the Postgres postmaster
 }
 
-func startServer(b *testing.B, bin, storeHost string) *server {
+// startServer starts bin's server, allowed to fetch storeHost. Polite keeps the default
+// politeness of any real host (a request a second, the default concurrency); otherwise
+// storeHost is fetched without delay, at the concurrency both crawlers are given.
+func startServer(b *testing.B, bin, storeHost string, polite bool) *server {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -464,13 +467,17 @@ func startServer(b *testing.B, bin, storeHost string) *server {
 		"STOCKROOM_USAGE__SPOOL_DIR="+filepath.Join(b.TempDir(), "spool"),
 		"STOCKROOM_ADAPTERS__CACHE_DIR="+filepath.Join(os.TempDir(), "stockroom-bench-adapter-cache"),
 		"STOCKROOM_FETCH__ALLOW="+storeHost,
-		"STOCKROOM_FETCH__NO_DELAY_HOSTS="+storeHost,
-		"STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST="+strconv.Itoa(concurrency),
-		"STOCKROOM_CRAWL__COLLECTIONS="+strconv.Itoa(concurrency),
 		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
 		"STOCKROOM_LOG__LEVEL=warn",
 	)
-	for _, args := range [][]string{{"migrate"}, {"orgs", "create", "--name", "bench", "--auto-top-up", "on"}} {
+	if !polite {
+		env = append(env,
+			"STOCKROOM_FETCH__NO_DELAY_HOSTS="+storeHost,
+			"STOCKROOM_FETCH__MAX_CONCURRENT_PER_HOST="+strconv.Itoa(concurrency),
+			"STOCKROOM_CRAWL__COLLECTIONS="+strconv.Itoa(concurrency),
+		)
+	}
+	for _, args := range [][]string{{"migrate"}, {"orgs", "create", "--name", "bench", "--auto-top-up", "on", "--credits", "100000000"}} {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -108,3 +108,32 @@ func (s *stack) extractedProducts(id string) map[string]any {
 		}
 	}
 }
+
+// TestVendorExtractionOfAJSONLDStore crawls and extracts a store whose category pages
+// show less than a product: the extraction fetches each product's page once, and nothing
+// else but robots.txt, counted by the store.
+func TestVendorExtractionOfAJSONLDStore(t *testing.T) {
+	const products = 1000
+	s := newStack(t, demostore.Options{Kind: demostore.JSONLD, Products: products})
+	shop := s.fleet.Get(demostore.JSONLD)
+	crawlID := s.startCrawl(shop.BaseURL)
+	if crawl := s.waitEnded("/v2/crawl/"+crawlID, 3*time.Minute); crawl["status"] != "completed" {
+		t.Fatalf("crawl: %v", crawl)
+	}
+	crawled := shop.Stats()
+	r := s.do("POST", "/v2/extract", map[string]any{"vendor": hostOf(shop.BaseURL), "crawl_id": crawlID})
+	if r.status != 202 {
+		t.Fatalf("start: %d %s", r.status, r.raw)
+	}
+	body := s.waitEnded("/v2/extract/"+r.body["execution_id"].(string), 5*time.Minute)
+	if got := num(field(body, "meta", "result", "products_successful")); got != products {
+		t.Fatalf("%d products extracted, want %d: %v", got, products, field(body, "meta", "result"))
+	}
+	st := shop.Stats()
+	pages := st.ByRoute[demostore.RouteProductPage] - crawled.ByRoute[demostore.RouteProductPage]
+	others := st.Requests - crawled.Requests - pages - (st.ByRoute[demostore.RouteRobots] - crawled.ByRoute[demostore.RouteRobots])
+	t.Logf("crawl %d requests, extraction %d (%v): %.4f a product for the whole job", crawled.Requests, st.Requests-crawled.Requests, st.ByRoute, float64(st.Requests)/products)
+	if pages != products || others != 0 {
+		t.Errorf("the extraction fetched %d product pages and %d other documents for %d products, want one page each and nothing else", pages, others, products)
+	}
+}
