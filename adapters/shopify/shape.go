@@ -62,10 +62,21 @@ const optionsTemplate = `{"$each":"options","$map":{"name":{"$string":"name"},"p
 	`"values":{"$each":"values","$map":{"$string":"@this"}},"$required":["name"]}}`
 
 // listingsTemplate maps a products.json page to wire listings of the store at base. Each
-// listing keeps the whole product as its record, from which Assemble builds the product
-// without its page.
+// listing keeps its product as its record (recordTemplate), from which Assemble builds the
+// product without its page.
 func listingsTemplate(base string) string {
 	return `{"$each":"products","$map":{"url":{"$concat":[{"$const":` + sdk.Quote(base+"/products/") + `},{"$string":"handle"}]},` +
 		`"id":{"$string":"id"},"title":{"$string":"title"},"price":` + priceTemplate("variants.0.", "") +
-		`,"images":[` + imageTemplate("images.0.", false) + `],"record":"@this","$required":["url"]}}`
+		`,"images":[` + imageTemplate("images.0.", false) + `],"record":` + recordTemplate + `,"$required":["url"]}}`
 }
+
+// recordTemplate keeps of a products.json product what build reads, as products.json
+// writes it: the crawl stores each record, and the rest (timestamps, weights, shipping
+// flags, each variant's whole featured image) would be carried and stored for nothing.
+// A member that is null or missing is left out, which build reads alike. The whole
+// product ("@this") cost the crawl more memory and database time (RATIONALE.md).
+const recordTemplate = `{"id":"id","handle":"handle","title":"title","vendor":"vendor","product_type":"product_type",` +
+	`"updated_at":"updated_at","body_html":"body_html","tags":"tags","options":"options",` +
+	`"images":{"$each":"images","$map":{"id":"id","src":"src","alt":"alt","position":"position","width":"width","height":"height","variant_ids":"variant_ids"}},` +
+	`"variants":{"$each":"variants","$map":{"id":"id","title":"title","sku":"sku","barcode":"barcode","option1":"option1","option2":"option2","option3":"option3",` +
+	`"available":"available","price":"price","compare_at_price":"compare_at_price","featured_image":{"id":"featured_image.id"},"image_id":"image_id"}}}`

@@ -333,7 +333,7 @@ func (d *decoder) listing(v gjson.Result) adapter.Listing {
 			l.Images = d.images(f)
 		case "record":
 			if d.object(f, "listing.record") {
-				l.Record = json.RawMessage(f.Raw)
+				l.Record = sharedBytes(f.Raw)
 			}
 		}
 	})
@@ -453,4 +453,10 @@ func (d *decoder) variant(v gjson.Result) product.Variant {
 		}
 	})
 	return va
+}
+
+// sharedBytes is raw, a part of the response, as bytes that share its memory: a record
+// is kept as written, and the response is kept alive by its listings' strings anyway.
+func sharedBytes(raw string) json.RawMessage {
+	return unsafe.Slice(unsafe.StringData(raw), len(raw))
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -41,6 +42,8 @@ func plainListings(raw string) (out []adapter.Listing, ok bool) {
 				return p.price(l.Price)
 			case "images":
 				return p.images(&l.Images)
+			case "record":
+				return p.record(&l.Record)
 			}
 			return false
 		}) {
@@ -82,6 +85,39 @@ func (p *plainScan) take(c byte) bool {
 func (p *plainScan) end() bool {
 	p.space()
 	return p.i == len(p.s)
+}
+
+// record reads a listing's record: null, or an object kept as written.
+func (p *plainScan) record(dst *json.RawMessage) bool {
+	*dst = nil
+	if p.null() {
+		return true
+	}
+	if p.i >= len(p.s) || p.s[p.i] != '{' {
+		return false
+	}
+	// The text is valid JSON (see plainListings): the object ends at the brace that
+	// closes the first, outside strings.
+	start, depth := p.i, 0
+	for ; p.i < len(p.s); p.i++ {
+		switch p.s[p.i] {
+		case '"':
+			for p.i++; p.i < len(p.s) && p.s[p.i] != '"'; p.i++ {
+				if p.s[p.i] == '\\' {
+					p.i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				p.i++
+				*dst = sharedBytes(p.s[start:p.i])
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *plainScan) null() bool {

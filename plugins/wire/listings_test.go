@@ -68,6 +68,12 @@ func TestPlainListingsAgreeWithDecode(t *testing.T) {
 	if !checkPlain(t, shape) {
 		t.Errorf("Shape output not taken by the plain path")
 	}
+	// A listing's record is kept as written, whatever it holds.
+	record := `[{"url":"u","record":{"body_html":"<p>{\"a\"} ]}</p>","tags":["x","}"],"variants":[{"price":"1.00","available":true}]}},` +
+		`{"url":"v","record":null},{"url":"w","record":{}}]`
+	if !checkPlain(t, record) {
+		t.Errorf("records not taken by the plain path")
+	}
 	// Everything else is left to the general decoder.
 	for _, raw := range []string{
 		`[{"URL":"u"}]`, `[{"url":"u","url":"v"}]`, `[{"url":"a\"b"}]`, `[{"url":"\u0061"}]`, `[{"url":1}]`,
