@@ -43,6 +43,16 @@
 // growing backoff, up to PipelineOptions.Attempts, before they are reported with
 // retry: true.
 //
+// # A vendor's products from its crawl
+//
+// Where a platform's listing pages carry whole products (Shopify's collection JSON), the
+// crawl keeps each as its listing's record (catalog.Record). A vendor's extraction reads
+// the records of its URLs (Store.ListingRecords) and has the adapter that listed each
+// build the product from it (adapter.Set.Assemble), fetching only what every product of
+// the store shares, once for the whole extraction (adapter.SharedDocuments). A URL
+// without a record, with one older than PipelineOptions.RecordMaxAge, or whose record the
+// adapter cannot read, is extracted from its page as above.
+//
 // # Inputs, distinct URLs and counts
 //
 // An extraction's input URLs are stored in order as its items (Store.AddItems). A URL
