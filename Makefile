@@ -11,7 +11,7 @@ BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
 # The built-in adapters' WebAssembly guests (target `wasm`).
 include adapters/adapters.mk
 
-.PHONY: build run test bench eval vet clean docs-ui console
+.PHONY: build run test bench eval vet clean docs-ui console clients clients-deps
 
 # The documentation page's script: Redoc's standalone bundle from the npm package pinned in
 # $(DOCS_UI), copied into the assets the binary embeds (server/openapi). Not committed: a
@@ -42,6 +42,20 @@ $(CONSOLE_PAGE): $(CONSOLE_SOURCES)
 	rm -rf $(CONSOLE_DIST)/assets $(CONSOLE_PAGE)
 	cd $(CONSOLE_UI) && node node_modules/vite/bin/vite.js build --logLevel warn
 
+# The API clients (clients/README.md): the Go client's code and the TypeScript client's
+# types, generated from server/openapi/openapi.yaml. Run `make clients` after changing the
+# document and commit the result; a test fails while the committed clients differ from a
+# fresh generation. The TypeScript tools come from npm, pinned by the lock file.
+CLIENTS_TS := clients/typescript
+
+clients-deps: $(CLIENTS_TS)/node_modules/.package-lock.json
+
+$(CLIENTS_TS)/node_modules/.package-lock.json: $(CLIENTS_TS)/package.json $(CLIENTS_TS)/package-lock.json
+	cd $(CLIENTS_TS) && npm ci --ignore-scripts --no-audit --no-fund
+
+clients: clients-deps
+	$(GO) run ./clients/generate
+
 build: wasm docs-ui console
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/stockroom
 
@@ -54,7 +68,7 @@ vet: wasm
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 
-test: build vet
+test: build vet clients-deps
 	./$(BIN) local exec --data .data/test -- $(GO) test $(TESTFLAGS) ./...
 
 # The bench/ module (peers such as Colly, kept out of the service's dependencies) runs each
@@ -85,4 +99,5 @@ eval: build
 
 clean:
 	rm -rf bin .data/test .data/bench .data/eval $(DOCS_UI)/node_modules $(DOCS_SCRIPT) $(DOCS_SCRIPT).LICENSE.txt \
-		$(CONSOLE_UI)/node_modules $(CONSOLE_DIST)/assets $(CONSOLE_PAGE)
+		$(CONSOLE_UI)/node_modules $(CONSOLE_DIST)/assets $(CONSOLE_PAGE) \
+		$(CLIENTS_TS)/node_modules $(CLIENTS_TS)/dist

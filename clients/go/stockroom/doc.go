@@ -1,0 +1,24 @@
+// Package stockroom is a Go client of the Stockroom API.
+//
+// The requests and types (api.gen.go) are generated from the service's OpenAPI document,
+// server/openapi/openapi.yaml, by `make clients`; the rest is written by hand: the API key
+// (WithAPIKey), typed errors (APIError, ExecutionError), helpers that start an execution
+// and wait for it as the interface advises (Crawl, Extract, Search) and a verifier of
+// webhook signatures (VerifyWebhook).
+//
+// A crawl, from start to end:
+//
+//	client, err := stockroom.NewClientWithResponses(baseURL, stockroom.WithAPIKey(key))
+//	if err != nil {
+//		return err
+//	}
+//	crawl, err := client.Crawl(ctx, "shop.example", stockroom.Waiting{})
+//	if err != nil {
+//		return err // an *APIError, an *ExecutionError, or ErrWaitTimeout
+//	}
+//	fmt.Println(crawl.Meta.Result.ListingsTotal)
+//
+// Every generated method answers the response with its body decoded for each documented
+// status (JSON202, JSON404, ...); ResponseError turns one that is not a success into an
+// *APIError.
+package stockroom
