@@ -117,7 +117,8 @@ func typeScriptTypes(ctx context.Context, root string) ([]byte, error) {
 	if _, err := os.Stat(filepath.Join(dir, cli)); err != nil {
 		return nil, fmt.Errorf("openapi-typescript is not installed (run `npm ci` in %s, or `make clients`): %w", typeScriptDir, err)
 	}
-	cmd := exec.CommandContext(ctx, "node", cli, filepath.Join("..", "..", documentPath))
+	// Fields with a default stay optional: a request may leave them out.
+	cmd := exec.CommandContext(ctx, "node", cli, filepath.Join("..", "..", documentPath), "--default-non-nullable=false")
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

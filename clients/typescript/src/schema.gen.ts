@@ -946,15 +946,15 @@ export interface components {
             /** @description The vendor's hostname (a domain or URL is read as its hostname). */
             vendor: string;
             /** @default 1 */
-            page: number;
+            page?: number;
         };
         CollectionsQueryV2: components["schemas"]["CatalogQuery"] & {
             /** @default 20 */
-            page_size: number;
+            page_size?: number;
         };
         CollectionsQueryV1: components["schemas"]["CatalogQuery"] & {
             /** @default 10 */
-            page_size: number;
+            page_size?: number;
         };
         ListingsQueryV2: components["schemas"]["CollectionsQueryV2"] & {
             /** @description Only the listings of this collection. */
@@ -1254,13 +1254,13 @@ export interface components {
         ProductsBatchRequest: {
             urls: string[];
             /** @default true */
-            enable_enrichment: boolean;
+            enable_enrichment?: boolean;
             /** @default true */
-            enable_reviews: boolean;
+            enable_reviews?: boolean;
             /** @default true */
-            enable_image_tags: boolean;
+            enable_image_tags?: boolean;
             /** @default false */
-            enable_similar_products: boolean;
+            enable_similar_products?: boolean;
             country_code?: string;
         };
         ExtractItemCommon: {
@@ -1385,40 +1385,40 @@ export interface components {
              * @description `attributes`, `product_type` and the engine category.
              * @default false
              */
-            enable_enrichment: boolean;
+            enable_enrichment?: boolean;
             /**
              * @description The reviews fields.
              * @default false
              */
-            enable_reviews: boolean;
+            enable_reviews?: boolean;
             /**
              * @description Each image's `attributes.tags`.
              * @default false
              */
-            enable_image_tags: boolean;
+            enable_image_tags?: boolean;
             /**
              * @description `similar_products`.
              * @default false
              */
-            enable_similar_products: boolean;
+            enable_similar_products?: boolean;
         };
         /** @description The flags of v1, on by default. */
         FlagsV1: {
             /** @default true */
-            enable_enrichment: boolean;
+            enable_enrichment?: boolean;
             /** @default true */
-            enable_reviews: boolean;
+            enable_reviews?: boolean;
             /** @default true */
-            enable_image_tags: boolean;
+            enable_image_tags?: boolean;
             /** @default true */
-            enable_similar_products: boolean;
+            enable_similar_products?: boolean;
         };
         SearchLimit: {
             /**
              * @description How many results the search keeps.
              * @default 50
              */
-            limit: number;
+            limit?: number;
         };
         SearchRequest: components["schemas"]["SearchQuery"] & components["schemas"]["Flags"] & components["schemas"]["SearchLimit"];
         /** @description As the v2 search, but the flags default to true. */
@@ -1428,14 +1428,14 @@ export interface components {
              * @description At most 10 results; larger values are capped at 10.
              * @default 10
              */
-            limit: number;
+            limit?: number;
         };
         MiniSearchRequestV2: components["schemas"]["SearchQuery"] & components["schemas"]["Flags"] & {
             /**
              * @description At most 10 results; larger values are capped at 10.
              * @default 10
              */
-            page_size: number;
+            page_size?: number;
         };
         /**
          * @description Where a result's product comes from: `extraction`, a product an extraction saved, or
@@ -1517,9 +1517,9 @@ export interface components {
             /** @description May be empty; the filters alone then select. */
             query?: string;
             /** @default 1 */
-            page: number;
+            page?: number;
             /** @default 20 */
-            limit: number;
+            limit?: number;
             /** @description Hard constraints. */
             filters?: {
                 min_price?: number;
