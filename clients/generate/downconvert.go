@@ -105,6 +105,10 @@ func rewriteKeywords(m map[string]any) {
 			m[keyword] = rest
 		}
 	}
+	// A JSON number is a double; without a format oapi-codegen would read it as a float32.
+	if m["type"] == "number" && m["format"] == nil {
+		m["format"] = "double"
+	}
 	if value, ok := m["const"]; ok {
 		delete(m, "const")
 		if _, has := m["enum"]; !has {

@@ -7,6 +7,8 @@
 //	stockroom local run|exec ...             local databases for `make run` and `make test`
 //	stockroom adapter new|test|run ...       the adapter authoring kit
 //	stockroom demo-store [flags]             the offline demo stores
+//	stockroom crawl|extract|search|executions|usage ...   call a running service (STOCKROOM_URL, STOCKROOM_API_KEY)
+//	stockroom completion bash|zsh            shell completion
 //	stockroom version
 package main
 
@@ -38,6 +40,12 @@ func commands() map[string]command {
 		"local":      {"run with local Postgres and ClickHouse: run, exec", localCommand},
 		"adapter":    {"adapter authoring kit: new, test, run", adapterCommand},
 		"demo-store": {"serve the offline demo stores (Shopify-like, JSON-LD, plain HTML)", demoStoreCommand},
+		"crawl":      {"crawl a store through a running service, with progress", crawlCommand},
+		"extract":    {"extract products (URLs, or --vendor HOST) through a running service", extractCommand},
+		"search":     {"search products in natural language through a running service", searchCommand},
+		"executions": {"list the executions of a running service", executionsCommand},
+		"usage":      {"show API calls per endpoint of a running service", usageCommand},
+		"completion": {"print shell completion: bash or zsh", completionCommand},
 		"version": {"print the version", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 			_, err := fmt.Fprintln(stdout, "stockroom", version)
 			return err
@@ -82,11 +90,17 @@ type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// commandOrder is the order in which the usage lists the commands: the service's
+// administration first, then the API commands.
+var commandOrder = []string{"serve", "migrate", "orgs", "keys", "local", "adapter", "demo-store",
+	"crawl", "extract", "search", "executions", "usage", "completion", "version"}
+
 func printUsage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: stockroom COMMAND [flags]\n\ncommands:")
-	for _, name := range []string{"serve", "migrate", "orgs", "keys", "local", "adapter", "demo-store", "version"} {
+	for _, name := range commandOrder {
 		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
 	}
+	fmt.Fprintln(w, "\nThe API commands (crawl to usage) call the service at $STOCKROOM_URL with $STOCKROOM_API_KEY.")
 }
 
 // newFlags is a flag set that reports errors instead of exiting.

@@ -467,7 +467,7 @@ type CrawlExecution struct {
 
 			// Method The platform detected (empty for generic adapters), with confidence and evidence.
 			Method *struct {
-				Confidence float32   `json:"confidence"`
+				Confidence float64   `json:"confidence"`
 				Evidence   *[]string `json:"evidence,omitempty"`
 				Platform   string    `json:"platform"`
 
@@ -586,7 +586,7 @@ type ExtractExecution struct {
 	Meta        struct {
 		DurationMs *int `json:"duration_ms"`
 		Progress   struct {
-			PercentComplete   float32 `json:"percent_complete"`
+			PercentComplete   float64 `json:"percent_complete"`
 			ProductsProcessed int     `json:"products_processed"`
 			ProductsTotal     int     `json:"products_total"`
 		} `json:"progress"`
@@ -773,7 +773,7 @@ type ForbiddenError struct {
 type Health struct {
 	Checks map[string]struct {
 		Error     *string `json:"error,omitempty"`
-		LatencyMs float32 `json:"latency_ms"`
+		LatencyMs float64 `json:"latency_ms"`
 		Ok        bool    `json:"ok"`
 	} `json:"checks"`
 	Status HealthStatus `json:"status"`
@@ -869,8 +869,8 @@ type LegacySearchRequest struct {
 	Filters *struct {
 		Brand       *string   `json:"brand,omitempty"`
 		IsAvailable *bool     `json:"is_available,omitempty"`
-		MaxPrice    *float32  `json:"max_price,omitempty"`
-		MinPrice    *float32  `json:"min_price,omitempty"`
+		MaxPrice    *float64  `json:"max_price,omitempty"`
+		MinPrice    *float64  `json:"min_price,omitempty"`
 		ProductType *string   `json:"product_type,omitempty"`
 		Tags        *[]string `json:"tags,omitempty"`
 		Vendor      *string   `json:"vendor,omitempty"`
@@ -1094,7 +1094,7 @@ type Price struct {
 	// CompareAtValue The price before a markdown.
 	//
 	// Example: 85
-	CompareAtValue *float32 `json:"compare_at_value"`
+	CompareAtValue *float64 `json:"compare_at_value"`
 
 	// Currency ISO 4217 code; null when the store states none.
 	//
@@ -1102,13 +1102,13 @@ type Price struct {
 	Currency *string `json:"currency"`
 
 	// CurrentValue Example: 68
-	CurrentValue float32 `json:"current_value"`
+	CurrentValue float64 `json:"current_value"`
 }
 
 // PriceFieldsV1 defines model for PriceFieldsV1.
 type PriceFieldsV1 struct {
 	// PriceAmount The price in the store's currency.
-	PriceAmount   *float32 `json:"price_amount,omitempty"`
+	PriceAmount   *float64 `json:"price_amount,omitempty"`
 	PriceCurrency *string  `json:"price_currency,omitempty"`
 }
 
@@ -1118,7 +1118,7 @@ type Product struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float32 `json:"average_rating"`
+	AverageRating   *float64 `json:"average_rating"`
 	Brand           *string  `json:"brand"`
 	Description     *string  `json:"description"`
 	DescriptionHTML *string  `json:"description_html"`
@@ -1137,10 +1137,10 @@ type Product struct {
 	IsAvailable bool           `json:"is_available"`
 
 	// MaxPrice The highest price across variants.
-	MaxPrice *float32 `json:"max_price"`
+	MaxPrice *float64 `json:"max_price"`
 
 	// MinPrice The lowest price across variants.
-	MinPrice *float32        `json:"min_price"`
+	MinPrice *float64        `json:"min_price"`
 	Mpn      *string         `json:"mpn"`
 	Options  []ProductOption `json:"options"`
 
@@ -1153,7 +1153,7 @@ type Product struct {
 
 	// ProductType Null unless `enable_enrichment`.
 	ProductType *string  `json:"product_type"`
-	RatingScale *float32 `json:"rating_scale"`
+	RatingScale *float64 `json:"rating_scale"`
 
 	// ReviewCount What the page states, not the number listed.
 	ReviewCount *int `json:"review_count"`
@@ -1188,7 +1188,7 @@ type ProductCommon struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float32 `json:"average_rating"`
+	AverageRating   *float64 `json:"average_rating"`
 	Brand           *string  `json:"brand"`
 	Description     *string  `json:"description"`
 	DescriptionHTML *string  `json:"description_html"`
@@ -1207,10 +1207,10 @@ type ProductCommon struct {
 	IsAvailable bool           `json:"is_available"`
 
 	// MaxPrice The highest price across variants.
-	MaxPrice *float32 `json:"max_price"`
+	MaxPrice *float64 `json:"max_price"`
 
 	// MinPrice The lowest price across variants.
-	MinPrice *float32        `json:"min_price"`
+	MinPrice *float64        `json:"min_price"`
 	Mpn      *string         `json:"mpn"`
 	Options  []ProductOption `json:"options"`
 
@@ -1220,7 +1220,7 @@ type ProductCommon struct {
 
 	// ProductType Null unless `enable_enrichment`.
 	ProductType *string  `json:"product_type"`
-	RatingScale *float32 `json:"rating_scale"`
+	RatingScale *float64 `json:"rating_scale"`
 
 	// ReviewCount What the page states, not the number listed.
 	ReviewCount *int `json:"review_count"`
@@ -1279,7 +1279,7 @@ type ProductV1 struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float32 `json:"average_rating"`
+	AverageRating   *float64 `json:"average_rating"`
 	Brand           *string  `json:"brand"`
 	Description     *string  `json:"description"`
 	DescriptionHTML *string  `json:"description_html"`
@@ -1298,10 +1298,10 @@ type ProductV1 struct {
 	IsAvailable bool           `json:"is_available"`
 
 	// MaxPrice The highest price across variants.
-	MaxPrice *float32 `json:"max_price"`
+	MaxPrice *float64 `json:"max_price"`
 
 	// MinPrice The lowest price across variants.
-	MinPrice *float32        `json:"min_price"`
+	MinPrice *float64        `json:"min_price"`
 	Mpn      *string         `json:"mpn"`
 	Options  []ProductOption `json:"options"`
 
@@ -1310,12 +1310,12 @@ type ProductV1 struct {
 	PlatformID *string `json:"platform_id"`
 
 	// PriceAmount The price in the store's currency.
-	PriceAmount   *float32 `json:"price_amount,omitempty"`
+	PriceAmount   *float64 `json:"price_amount,omitempty"`
 	PriceCurrency *string  `json:"price_currency,omitempty"`
 
 	// ProductType Null unless `enable_enrichment`.
 	ProductType *string  `json:"product_type"`
-	RatingScale *float32 `json:"rating_scale"`
+	RatingScale *float64 `json:"rating_scale"`
 
 	// ReviewCount What the page states, not the number listed.
 	ReviewCount *int `json:"review_count"`
@@ -1356,7 +1356,7 @@ type ProductsBatch struct {
 		TotalPages int  `json:"total_pages"`
 	} `json:"pagination,omitempty"`
 	Progress struct {
-		PercentComplete   float32 `json:"percent_complete"`
+		PercentComplete   float64 `json:"percent_complete"`
 		ProductsProcessed int     `json:"products_processed"`
 		TotalUrls         int     `json:"total_urls"`
 
@@ -1413,7 +1413,7 @@ type ResultSource string
 type Review struct {
 	Content      *string  `json:"content"`
 	Date         *string  `json:"date"`
-	Rating       *float32 `json:"rating"`
+	Rating       *float64 `json:"rating"`
 	ReviewerName *string  `json:"reviewer_name"`
 	Title        *string  `json:"title"`
 }
@@ -1536,7 +1536,7 @@ type SearchResultItem struct {
 
 	// Reasons Why the product matched, in words.
 	Reasons []string `json:"reasons"`
-	Score   float32  `json:"score"`
+	Score   float64  `json:"score"`
 
 	// Source Where a result's product comes from: `extraction`, a product an extraction saved, or
 	// `listing`, a product built from a crawled listing that no extraction has replaced yet
@@ -1556,7 +1556,7 @@ type ServiceUnavailableError struct {
 type SimilarProduct struct {
 	Brand      *string `json:"brand"`
 	ID         string  `json:"id"`
-	Similarity float32 `json:"similarity"`
+	Similarity float64 `json:"similarity"`
 	Title      *string `json:"title"`
 	URL        string  `json:"url"`
 }
@@ -1667,7 +1667,7 @@ type VariantV1 struct {
 	Options map[string]string `json:"options"`
 
 	// PriceAmount The price in the store's currency.
-	PriceAmount   *float32 `json:"price_amount,omitempty"`
+	PriceAmount   *float64 `json:"price_amount,omitempty"`
 	PriceCurrency *string  `json:"price_currency,omitempty"`
 	Sku           *string  `json:"sku"`
 	Title         *string  `json:"title"`
