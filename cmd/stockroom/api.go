@@ -212,15 +212,16 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	encoded, _ := json.Marshal(body)
-	started, err := client.StartAgenticSearchV2WithBodyWithResponse(ctx, "application/json", bytes.NewReader(encoded))
-	if err == nil {
-		err = stockroom.ResponseError(started.HTTPResponse, started.Body)
+	resp, err := client.StartAgenticSearchV2WithBodyWithResponse(ctx, "application/json", bytes.NewReader(encoded))
+	if err != nil {
+		return fmt.Errorf("start search: %w", err)
 	}
+	started, err := stockroom.Answer(resp.JSON202, resp.HTTPResponse, resp.Body)
 	if err != nil {
 		return fmt.Errorf("start search: %w", err)
 	}
 	waiting, done := o.waitWithProgress(stderr)
-	search, err := client.WaitSearch(ctx, started.JSON202.ExecutionID, waiting)
+	search, err := client.WaitSearch(ctx, started.ExecutionID, waiting)
 	done()
 	if search == nil {
 		return err
@@ -272,21 +273,21 @@ func executionsCommand(ctx context.Context, args []string, stdout, stderr io.Wri
 			if err != nil {
 				return nil, err
 			}
-			return r.JSON200, stockroom.ResponseError(r.HTTPResponse, r.Body)
+			return stockroom.Answer(r.JSON200, r.HTTPResponse, r.Body)
 		}},
 		{"extract", func() (*stockroom.ExecutionListV2, error) {
 			r, err := client.ListExtractsV2WithResponse(ctx, &stockroom.ListExtractsV2Params{Status: filter, PageSize: limit})
 			if err != nil {
 				return nil, err
 			}
-			return r.JSON200, stockroom.ResponseError(r.HTTPResponse, r.Body)
+			return stockroom.Answer(r.JSON200, r.HTTPResponse, r.Body)
 		}},
 		{"search", func() (*stockroom.ExecutionListV2, error) {
 			r, err := client.ListAgenticSearchesV2WithResponse(ctx, &stockroom.ListAgenticSearchesV2Params{Status: filter, PageSize: limit})
 			if err != nil {
 				return nil, err
 			}
-			return r.JSON200, stockroom.ResponseError(r.HTTPResponse, r.Body)
+			return stockroom.Answer(r.JSON200, r.HTTPResponse, r.Body)
 		}},
 	}
 	type row struct {
@@ -331,18 +332,19 @@ func usageCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	pageSize := 100
 	resp, err := client.GetUsageV2WithResponse(ctx, &stockroom.GetUsageV2Params{Period: (*stockroom.PeriodParameter)(period), PageSize: &pageSize})
-	if err == nil {
-		err = stockroom.ResponseError(resp.HTTPResponse, resp.Body)
+	if err != nil {
+		return fmt.Errorf("usage: %w", err)
 	}
+	usage, err := stockroom.Answer(resp.JSON200, resp.HTTPResponse, resp.Body)
 	if err != nil {
 		return fmt.Errorf("usage: %w", err)
 	}
 	if o.json {
-		return printJSON(stdout, resp.JSON200)
+		return printJSON(stdout, usage)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "PATH\tCALLS (%s)\n", resp.JSON200.Meta.Period)
-	for _, item := range resp.JSON200.Data {
+	fmt.Fprintf(tw, "PATH\tCALLS (%s)\n", usage.Meta.Period)
+	for _, item := range usage.Data {
 		fmt.Fprintf(tw, "%s\t%d\n", item.Path, item.TotalCalls)
 	}
 	return tw.Flush()

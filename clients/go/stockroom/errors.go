@@ -73,6 +73,19 @@ func ResponseError(resp *http.Response, body []byte) error {
 	return apiErr
 }
 
+// Answer is the decoded body of a successful answer (a generated response's JSON200 or
+// JSON202), or why there is none: an *APIError, or a success without the documented
+// JSON body.
+func Answer[T any](decoded *T, resp *http.Response, body []byte) (*T, error) {
+	if err := ResponseError(resp, body); err != nil {
+		return nil, err
+	}
+	if decoded == nil {
+		return nil, fmt.Errorf("stockroom: %d answer without the documented JSON body (Content-Type %q)", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	return decoded, nil
+}
+
 // ExecutionError is an execution that ended failed (or was canceled, which reads as
 // failed with the message "canceled").
 type ExecutionError struct {

@@ -21,10 +21,11 @@ func (c *ClientWithResponses) Crawl(ctx context.Context, url string, w Waiting) 
 	if err != nil {
 		return nil, fmt.Errorf("start crawl of %s: %w", url, err)
 	}
-	if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+	started, err := Answer(resp.JSON202, resp.HTTPResponse, resp.Body)
+	if err != nil {
 		return nil, fmt.Errorf("start crawl of %s: %w", url, err)
 	}
-	return c.WaitCrawl(ctx, resp.JSON202.ExecutionID, w)
+	return c.WaitCrawl(ctx, started.ExecutionID, w)
 }
 
 // WaitCrawl waits for the crawl id to end and returns its last status.
@@ -34,10 +35,10 @@ func (c *ClientWithResponses) WaitCrawl(ctx context.Context, id string, w Waitin
 		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read crawl %s: %w", id, err)
 		}
-		if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+		crawl, err := Answer(resp.JSON200, resp.HTTPResponse, resp.Body)
+		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read crawl %s: %w", id, err)
 		}
-		crawl := resp.JSON200
 		progress := Progress{ExecutionID: id, Status: crawl.Status, Steps: crawl.Meta.Steps, Unit: "listings", Error: deref(crawl.Error)}
 		switch {
 		case crawl.Meta.Result != nil:
@@ -57,10 +58,11 @@ func (c *ClientWithResponses) Extract(ctx context.Context, req ExtractRequest, w
 	if err != nil {
 		return nil, fmt.Errorf("start extraction: %w", err)
 	}
-	if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+	started, err := Answer(resp.JSON202, resp.HTTPResponse, resp.Body)
+	if err != nil {
 		return nil, fmt.Errorf("start extraction: %w", err)
 	}
-	return c.WaitExtract(ctx, resp.JSON202.ExecutionID, w)
+	return c.WaitExtract(ctx, started.ExecutionID, w)
 }
 
 // WaitExtract waits for the extraction id to end and returns its last status, with the
@@ -72,10 +74,10 @@ func (c *ClientWithResponses) WaitExtract(ctx context.Context, id string, w Wait
 		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read extraction %s: %w", id, err)
 		}
-		if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+		extract, err := Answer(resp.JSON200, resp.HTTPResponse, resp.Body)
+		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read extraction %s: %w", id, err)
 		}
-		extract := resp.JSON200
 		return extract, Progress{
 			ExecutionID: id,
 			Status:      extract.Status,
@@ -94,10 +96,11 @@ func (c *ClientWithResponses) Search(ctx context.Context, req SearchRequest, w W
 	if err != nil {
 		return nil, fmt.Errorf("start search: %w", err)
 	}
-	if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+	started, err := Answer(resp.JSON202, resp.HTTPResponse, resp.Body)
+	if err != nil {
 		return nil, fmt.Errorf("start search: %w", err)
 	}
-	return c.WaitSearch(ctx, resp.JSON202.ExecutionID, w)
+	return c.WaitSearch(ctx, started.ExecutionID, w)
 }
 
 // WaitSearch waits for the agentic search id to end and returns its last status, with
@@ -109,10 +112,10 @@ func (c *ClientWithResponses) WaitSearch(ctx context.Context, id string, w Waiti
 		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read search %s: %w", id, err)
 		}
-		if err := ResponseError(resp.HTTPResponse, resp.Body); err != nil {
+		search, err := Answer(resp.JSON200, resp.HTTPResponse, resp.Body)
+		if err != nil {
 			return nil, Progress{}, fmt.Errorf("read search %s: %w", id, err)
 		}
-		search := resp.JSON200
 		progress := Progress{ExecutionID: id, Status: search.Status, Steps: search.Meta.Steps, Unit: "products", Error: deref(search.Error)}
 		switch {
 		case search.Meta.Result != nil:

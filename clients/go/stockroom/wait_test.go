@@ -54,7 +54,6 @@ func TestWaitPollsAtOnceThenUntilTheExecutionEnds(t *testing.T) {
 	var seen []Progress
 	w := fast
 	w.Progress = func(p Progress) { seen = append(seen, p) }
-	start := time.Now()
 	last, err := waitFor(context.Background(), "x", w, s.read)
 	if err != nil {
 		t.Fatal(err)
@@ -62,14 +61,22 @@ func TestWaitPollsAtOnceThenUntilTheExecutionEnds(t *testing.T) {
 	if last.Status != ExecutionStatusCompleted || last.Done != 7 || len(seen) != 3 {
 		t.Fatalf("last %+v after %d reads reported", last, len(seen))
 	}
-	if first := s.calls[0].Sub(start); first > 10*time.Millisecond {
-		t.Errorf("first poll after %s, want at once", first)
-	}
 	if gap := s.calls[1].Sub(s.calls[0]); gap < fast.FirstInterval {
 		t.Errorf("second poll %s after the first, want at least %s", gap, fast.FirstInterval)
 	}
 	if gap := s.calls[2].Sub(s.calls[1]); gap < 30*time.Millisecond {
 		t.Errorf("third poll %s after the second, want the pause grown to 30ms", gap)
+	}
+}
+
+func TestWaitPollsFirstAtOnce(t *testing.T) {
+	s := &statuses{answers: []Progress{{Status: ExecutionStatusCompleted}}}
+	start := time.Now()
+	if _, err := waitFor(context.Background(), "x", Waiting{FirstInterval: 10 * time.Second}, s.read); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited >= 5*time.Second {
+		t.Errorf("the wait took %s: it paused before its first poll", waited)
 	}
 }
 

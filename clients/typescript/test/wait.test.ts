@@ -29,13 +29,18 @@ function reads(answers: (Partial<Progress> | Error)[]) {
 test("polls at once, then until the execution ends", async () => {
   const { read, calls } = reads([{ status: "pending" }, { status: "running", done: 3 }, { status: "completed", done: 7 }]);
   const seen: Progress[] = [];
-  const start = Date.now();
   const last = await waitFor("x", { ...fast, onProgress: (p) => seen.push(p) }, read);
   assert.equal(last.done, 7);
   assert.equal(seen.length, 3);
-  assert.ok(calls[0] - start < 15, "the first poll is at once");
   assert.ok(calls[1] - calls[0] >= 19, "the second poll waits the first interval");
   assert.ok(calls[2] - calls[1] >= 29, "the pause grows");
+});
+
+test("the first poll is made at once", async () => {
+  const { read } = reads([{ status: "completed" }]);
+  const start = Date.now();
+  await waitFor("x", { firstIntervalMs: 10_000 }, read);
+  assert.ok(Date.now() - start < 5_000, "the wait did not pause before its first poll");
 });
 
 test("a failed execution is an ExecutionError", async () => {
