@@ -19,6 +19,12 @@
 //	fmt.Println(crawl.Meta.Result.ListingsTotal)
 //
 // Every generated method answers the response with its body decoded for each documented
-// status (JSON202, JSON404, ...); ResponseError turns one that is not a success into an
-// *APIError.
+// status (JSON200, JSON404, ...); Answer returns the decoded body of a success, or the
+// *APIError of any other answer:
+//
+//	resp, err := client.GetUsageV2WithResponse(ctx, nil)
+//	if err != nil {
+//		return err
+//	}
+//	usage, err := stockroom.Answer(resp.JSON200, resp.HTTPResponse, resp.Body)
 package stockroom
