@@ -16,7 +16,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/adapter"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
-	"github.com/stockroom/stockroom/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
 	"github.com/stockroom/stockroom/storage/storagetest"
@@ -35,7 +35,7 @@ import (
 //
 // Each case runs with metrics off, then on (metrics=on: the adapters and the fetcher
 // measured as the service measures them, cmd/stockroom/app), side by side in one run, so
-// that metrics' cost on the crawl's busiest path can be read off (metrics/RATIONALE.md).
+// that metrics' cost on the crawl's busiest path can be read off (cmd/stockroom/app/metrics/RATIONALE.md).
 func BenchmarkListPage(b *testing.B) {
 	ctx := context.Background()
 	fleet, err := demostore.Launch(ctx,

@@ -37,7 +37,7 @@ import (
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/usage"
-	"github.com/stockroom/stockroom/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/postgres"
 )

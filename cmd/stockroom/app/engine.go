@@ -16,7 +16,7 @@ import (
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/webhook"
-	"github.com/stockroom/stockroom/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/stockroom/stockroom/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 )
 
 // newMetrics registers the service's metric families in a registry of the service's own,

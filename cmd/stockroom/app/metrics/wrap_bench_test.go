@@ -22,7 +22,7 @@ type idleSource struct{}
 func (idleSource) Modules() []adapter.Module { return []adapter.Module{idleModule{}} }
 
 // BenchmarkAdapterCall is what measuring an adapter call adds to it: a call of a module
-// that does nothing, unmeasured and measured. metrics/RATIONALE.md compares it with a
+// that does nothing, unmeasured and measured. RATIONALE.md beside it compares it with a
 // listing page's cost.
 func BenchmarkAdapterCall(b *testing.B) {
 	m, err := New(prometheus.NewRegistry())
