@@ -14,9 +14,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stockroom/stockroom/adapters/builtin"
 
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/core/adapter"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
-	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
 	"github.com/stockroom/stockroom/storage/storagetest"

@@ -31,13 +31,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/affiliate"
 	"github.com/stockroom/stockroom/core/catalog"
 	"github.com/stockroom/stockroom/core/fetch"
 	"github.com/stockroom/stockroom/core/usage"
-	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/server"
 	"github.com/stockroom/stockroom/storage/postgres"
 )

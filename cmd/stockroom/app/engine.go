@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/crawl"
@@ -16,7 +17,6 @@ import (
 	"github.com/stockroom/stockroom/core/extract"
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/webhook"
-	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/plugins/document"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
