@@ -168,7 +168,7 @@ func extractCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", item.Outcome, item.Message, item.URL)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", deref(item.Product.Title), price(item.Product.Price), item.URL)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", item.Product.Title, price(item.Product.Price), item.URL)
 	}
 	if more := extract.Pagination.TotalItems - len(extract.Data); more > 0 {
 		fmt.Fprintf(tw, "… and %d more (--json, or GET /v2/extract/%s?page=2)\n", more, extract.ExecutionID)
@@ -232,11 +232,8 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "%s %s: %d results for %q\n", search.ExecutionID, search.Status, search.Pagination.TotalItems, search.Meta.Query)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for i, item := range search.Data {
-		title, amount, vendor := "", "", ""
-		if item.Product != nil {
-			title, amount, vendor = deref(item.Product.Title), price(item.Product.Price), deref(item.Product.Vendor)
-		}
-		fmt.Fprintf(tw, "%d.\t%s\t%s\t%s\t%s\n", i+1, title, amount, vendor, item.URL)
+		p := item.Product
+		fmt.Fprintf(tw, "%d.\t%s\t%s\t%s\t%s\n", i+1, p.Title, price(p.Price), p.Vendor, item.URL)
 	}
 	return errors.Join(tw.Flush(), err)
 }
@@ -362,10 +359,7 @@ func price(p *stockroom.Price) string {
 	if p == nil {
 		return ""
 	}
-	if p.Currency == nil {
-		return fmt.Sprintf("%.2f", p.CurrentValue)
-	}
-	return fmt.Sprintf("%.2f %s", p.CurrentValue, *p.Currency)
+	return fmt.Sprintf("%.2f %s", p.CurrentValue, p.Currency)
 }
 
 func deref(s *string) string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for CanceledStatus.
@@ -316,6 +317,72 @@ func (e UnauthorizedStatus) Valid() bool {
 	}
 }
 
+// Defines values for WebhookDeliveryStatus.
+const (
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+	WebhookDeliveryStatusSucceeded WebhookDeliveryStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
+func (e WebhookDeliveryStatus) Valid() bool {
+	switch e {
+	case WebhookDeliveryStatusFailed:
+		return true
+	case WebhookDeliveryStatusPending:
+		return true
+	case WebhookDeliveryStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookEvent.
+const (
+	WebhookEventAgenticSearchCompleted WebhookEvent = "agentic_search.completed"
+	WebhookEventAgenticSearchFailed    WebhookEvent = "agentic_search.failed"
+	WebhookEventCrawlCompleted         WebhookEvent = "crawl.completed"
+	WebhookEventCrawlFailed            WebhookEvent = "crawl.failed"
+	WebhookEventExtractCompleted       WebhookEvent = "extract.completed"
+	WebhookEventExtractFailed          WebhookEvent = "extract.failed"
+)
+
+// Valid indicates whether the value is a known member of the WebhookEvent enum.
+func (e WebhookEvent) Valid() bool {
+	switch e {
+	case WebhookEventAgenticSearchCompleted:
+		return true
+	case WebhookEventAgenticSearchFailed:
+		return true
+	case WebhookEventCrawlCompleted:
+		return true
+	case WebhookEventCrawlFailed:
+		return true
+	case WebhookEventExtractCompleted:
+		return true
+	case WebhookEventExtractFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteWebhookV2200JSONResponseBodyDeleted.
+const (
+	DeleteWebhookV2200JSONResponseBodyDeletedTrue DeleteWebhookV2200JSONResponseBodyDeleted = true
+)
+
+// Valid indicates whether the value is a known member of the DeleteWebhookV2200JSONResponseBodyDeleted enum.
+func (e DeleteWebhookV2200JSONResponseBodyDeleted) Valid() bool {
+	switch e {
+	case DeleteWebhookV2200JSONResponseBodyDeletedTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // AffiliateItem defines model for AffiliateItem.
 type AffiliateItem struct {
 	AffiliateLink *string `json:"affiliate_link"`
@@ -457,8 +524,27 @@ type CrawlExecution struct {
 		// Progress Set only while running.
 		Progress *struct {
 			CollectionsFound int `json:"collections_found"`
-			ListingsFound    int `json:"listings_found"`
+
+			// HostDelayMs Present while running: the current time, in milliseconds, between the starts of two
+			// requests to the host. The pace adapts: it starts at the configured delay, slows down
+			// on 429/503, Retry-After and rising latency, and speeds up while the host answers
+			// quickly and cleanly, never faster than robots.txt's Crawl-delay or the configured
+			// ceiling. 0 for a host fetched without delay.
+			HostDelayMs   HostDelay `json:"host_delay_ms"`
+			ListingsFound int       `json:"listings_found"`
+
+			// UrlsWaitingForHost Present while running: how many of the execution's URLs are waiting for their turn at
+			// the host (politeness). Waiting is not failing: a URL's deadline runs only while it is
+			// fetched.
+			UrlsWaitingForHost URLsWaitingForHost `json:"urls_waiting_for_host"`
 		} `json:"progress"`
+
+		// Requests The HTTP requests the execution made, so far while it runs and in all once it has
+		// ended; null before it started. Each request counts once in `total` and once in exactly
+		// one of `pages`, `json`, `sitemaps`, `robots`, `redirects` and `failed`, by what it
+		// answered; `retries`, `conditional` and `not_modified` count some of the same requests
+		// again.
+		Requests *NullableFetchRequests `json:"requests,omitempty"`
 
 		// Result Present only once completed.
 		Result *struct {
@@ -586,10 +672,28 @@ type ExtractExecution struct {
 	Meta        struct {
 		DurationMs *int `json:"duration_ms"`
 		Progress   struct {
-			PercentComplete   float64 `json:"percent_complete"`
-			ProductsProcessed int     `json:"products_processed"`
-			ProductsTotal     int     `json:"products_total"`
+			// HostDelayMs Present while running: the current time, in milliseconds, between the starts of two
+			// requests to the host. The pace adapts: it starts at the configured delay, slows down
+			// on 429/503, Retry-After and rising latency, and speeds up while the host answers
+			// quickly and cleanly, never faster than robots.txt's Crawl-delay or the configured
+			// ceiling. 0 for a host fetched without delay.
+			HostDelayMs       *HostDelay `json:"host_delay_ms,omitempty"`
+			PercentComplete   float64    `json:"percent_complete"`
+			ProductsProcessed int        `json:"products_processed"`
+			ProductsTotal     int        `json:"products_total"`
+
+			// UrlsWaitingForHost Present while running: how many of the execution's URLs are waiting for their turn at
+			// the host (politeness). Waiting is not failing: a URL's deadline runs only while it is
+			// fetched.
+			UrlsWaitingForHost *URLsWaitingForHost `json:"urls_waiting_for_host,omitempty"`
 		} `json:"progress"`
+
+		// Requests The HTTP requests the execution made, so far while it runs and in all once it has
+		// ended; null before it started. Each request counts once in `total` and once in exactly
+		// one of `pages`, `json`, `sitemaps`, `robots`, `redirects` and `failed`, by what it
+		// answered; `retries`, `conditional` and `not_modified` count some of the same requests
+		// again.
+		Requests *NullableFetchRequests `json:"requests,omitempty"`
 
 		// Result Live while running.
 		Result struct {
@@ -714,6 +818,15 @@ type ExtractRequest struct {
 
 	// Vendor Input source: every listing of this vendor (hostname).
 	Vendor *string `json:"vendor,omitempty"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
 }
 
 // ExtractStarted defines model for ExtractStarted.
@@ -732,6 +845,10 @@ type ExtractStarted struct {
 
 		// URLCount With `urls`.
 		URLCount *int `json:"url_count,omitempty"`
+
+		// WebhookSecret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+		// in the answer that made it.
+		WebhookSecret *WebhookSecret `json:"webhook_secret,omitempty"`
 	} `json:"meta"`
 	Status ExtractStartedStatus `json:"status"`
 }
@@ -781,6 +898,13 @@ type Health struct {
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
+
+// HostDelay Present while running: the current time, in milliseconds, between the starts of two
+// requests to the host. The pace adapts: it starts at the configured delay, slows down
+// on 429/503, Retry-After and rising latency, and speeds up while the host answers
+// quickly and cleanly, never faster than robots.txt's Crawl-delay or the configured
+// ceiling. 0 for a host fetched without delay.
+type HostDelay = int
 
 // Image A picture as a listing shows it.
 type Image struct {
@@ -911,7 +1035,9 @@ type Listing struct {
 	// Example: 2026-11-22T10:00:00.000Z
 	LastUpdatedByService Timestamp `json:"last_updated_by_service"`
 	Name                 *string   `json:"name"`
-	Price                *Price    `json:"price"`
+
+	// Price Null when the listing shows no price, or its store states no currency.
+	Price *Price `json:"price"`
 
 	// URL The product's URL, normalized.
 	URL string `json:"url"`
@@ -962,7 +1088,8 @@ type ListingsQueryV2 struct {
 // MiniAnswerV2 defines model for MiniAnswerV2.
 type MiniAnswerV2 struct {
 	Data []struct {
-		Product *Product `json:"product"`
+		// Product A product, v2 (price as an object; absent when neither the product nor its variants state one).
+		Product Product `json:"product"`
 
 		// Source Where a result's product comes from: `extraction`, a product an extraction saved, or
 		// `listing`, a product built from a crawled listing that no extraction has replaced yet
@@ -1036,6 +1163,41 @@ type NotFoundError struct {
 	} `json:"error"`
 }
 
+// NullableFetchRequests The HTTP requests the execution made, so far while it runs and in all once it has
+// ended; null before it started. Each request counts once in `total` and once in exactly
+// one of `pages`, `json`, `sitemaps`, `robots`, `redirects` and `failed`, by what it
+// answered; `retries`, `conditional` and `not_modified` count some of the same requests
+// again.
+type NullableFetchRequests struct {
+	// Conditional Asked whether a stored page changed (If-None-Match / If-Modified-Since).
+	Conditional int `json:"conditional"`
+
+	// Failed Got no answer (refused connection, timeout).
+	Failed int `json:"failed"`
+
+	// JSON Answered with JSON (a platform's catalog or product documents).
+	JSON int `json:"json"`
+
+	// NotModified Conditional requests answered 304; the stored page was used.
+	NotModified int `json:"not_modified"`
+
+	// Pages Answered with HTML or another type not listed (error pages included).
+	Pages int `json:"pages"`
+
+	// Redirects Answered with a redirect, which was followed.
+	Redirects int `json:"redirects"`
+
+	// Retries Attempts after the first at one URL.
+	Retries int `json:"retries"`
+
+	// Robots robots.txt.
+	Robots int `json:"robots"`
+
+	// Sitemaps Answered with XML (sitemaps).
+	Sitemaps int `json:"sitemaps"`
+	Total    int `json:"total"`
+}
+
 // NullableProductV1 A product, v1 (price as `price_amount` and `price_currency`; absent when neither the product nor its variants state one).
 type NullableProductV1 = ProductV1
 
@@ -1072,6 +1234,29 @@ type PaginationV1 struct {
 	TotalPages  int  `json:"total_pages"`
 }
 
+// PathActivity How one endpoint path was used over the period.
+type PathActivity struct {
+	// Days Each day (UTC) with at least one call, oldest first.
+	Days []struct {
+		Calls  int                `json:"calls"`
+		Date   openapi_types.Date `json:"date"`
+		Errors int                `json:"errors"`
+	} `json:"days"`
+
+	// ErrorRate `errors` divided by `total_calls`.
+	ErrorRate float64 `json:"error_rate"`
+
+	// Errors Answers with a status of 400 or more.
+	Errors int `json:"errors"`
+
+	// P95LatencyMs 95th percentile of the answer time, in milliseconds.
+	P95LatencyMs float64 `json:"p95_latency_ms"`
+
+	// Path The route template, as in `GET /v2/usage`.
+	Path       string `json:"path"`
+	TotalCalls int    `json:"total_calls"`
+}
+
 // PayloadTooLargeError defines model for PayloadTooLargeError.
 type PayloadTooLargeError struct {
 	Error struct {
@@ -1096,10 +1281,12 @@ type Price struct {
 	// Example: 85
 	CompareAtValue *float64 `json:"compare_at_value"`
 
-	// Currency ISO 4217 code; null when the store states none.
+	// Currency ISO 4217 code. A price whose currency the store does not state is not shown: a
+	// listing's `price` is then null, and a product's or variant's `price` is absent.
+	//
 	//
 	// Example: USD
-	Currency *string `json:"currency"`
+	Currency string `json:"currency"`
 
 	// CurrentValue Example: 68
 	CurrentValue float64 `json:"current_value"`
@@ -1118,17 +1305,27 @@ type Product struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float64 `json:"average_rating"`
-	Brand           *string  `json:"brand"`
-	Description     *string  `json:"description"`
-	DescriptionHTML *string  `json:"description_html"`
+	AverageRating *float64 `json:"average_rating"`
+	Brand         *string  `json:"brand"`
+
+	// Description Empty when the page gives none.
+	Description     string  `json:"description"`
+	DescriptionHTML *string `json:"description_html"`
 
 	// EngineProductCategoryID Null unless `enable_enrichment`.
 	EngineProductCategoryID *string `json:"engine_product_category_id"`
 
 	// EngineProductCategoryPath Null unless `enable_enrichment`.
 	EngineProductCategoryPath *string `json:"engine_product_category_path"`
-	Gtin                      *string `json:"gtin"`
+
+	// FieldSources Where each field came from: the field's name (as above) mapped to the adapter
+	// that supplied it (for example `shopify`, `jsonld`, `opengraph`). Fields an
+	// adapter did not say are left out; the object may be empty.
+	//
+	//
+	// Example: {"brand":"jsonld","price":"shopify","title":"shopify"}
+	FieldSources map[string]string `json:"field_sources"`
+	Gtin         *string           `json:"gtin"`
 
 	// Handle The product's slug.
 	Handle      string         `json:"handle"`
@@ -1167,7 +1364,9 @@ type Product struct {
 	StoreCanonicalURL *string           `json:"store_canonical_url"`
 	StoreDomain       string            `json:"store_domain"`
 	Tags              []string          `json:"tags"`
-	Title             *string           `json:"title"`
+
+	// Title Empty when the page gives none.
+	Title string `json:"title"`
 
 	// UpdatedAt RFC 3339, UTC, milliseconds.
 	//
@@ -1177,7 +1376,7 @@ type Product struct {
 	Variants  []Variant `json:"variants"`
 
 	// Vendor The store or retailer name (the hostname when the page names none).
-	Vendor   *string `json:"vendor"`
+	Vendor   string  `json:"vendor"`
 	VideoURL *string `json:"video_url"`
 }
 
@@ -1188,17 +1387,27 @@ type ProductCommon struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float64 `json:"average_rating"`
-	Brand           *string  `json:"brand"`
-	Description     *string  `json:"description"`
-	DescriptionHTML *string  `json:"description_html"`
+	AverageRating *float64 `json:"average_rating"`
+	Brand         *string  `json:"brand"`
+
+	// Description Empty when the page gives none.
+	Description     string  `json:"description"`
+	DescriptionHTML *string `json:"description_html"`
 
 	// EngineProductCategoryID Null unless `enable_enrichment`.
 	EngineProductCategoryID *string `json:"engine_product_category_id"`
 
 	// EngineProductCategoryPath Null unless `enable_enrichment`.
 	EngineProductCategoryPath *string `json:"engine_product_category_path"`
-	Gtin                      *string `json:"gtin"`
+
+	// FieldSources Where each field came from: the field's name (as above) mapped to the adapter
+	// that supplied it (for example `shopify`, `jsonld`, `opengraph`). Fields an
+	// adapter did not say are left out; the object may be empty.
+	//
+	//
+	// Example: {"brand":"jsonld","price":"shopify","title":"shopify"}
+	FieldSources map[string]string `json:"field_sources"`
+	Gtin         *string           `json:"gtin"`
 
 	// Handle The product's slug.
 	Handle      string         `json:"handle"`
@@ -1234,7 +1443,9 @@ type ProductCommon struct {
 	StoreCanonicalURL *string           `json:"store_canonical_url"`
 	StoreDomain       string            `json:"store_domain"`
 	Tags              []string          `json:"tags"`
-	Title             *string           `json:"title"`
+
+	// Title Empty when the page gives none.
+	Title string `json:"title"`
 
 	// UpdatedAt RFC 3339, UTC, milliseconds.
 	//
@@ -1243,7 +1454,7 @@ type ProductCommon struct {
 	URL       string    `json:"url"`
 
 	// Vendor The store or retailer name (the hostname when the page names none).
-	Vendor   *string `json:"vendor"`
+	Vendor   string  `json:"vendor"`
 	VideoURL *string `json:"video_url"`
 }
 
@@ -1279,17 +1490,27 @@ type ProductV1 struct {
 	Attributes *Attributes `json:"attributes"`
 
 	// AverageRating On the page's scale; null unless `enable_reviews` and the page states one.
-	AverageRating   *float64 `json:"average_rating"`
-	Brand           *string  `json:"brand"`
-	Description     *string  `json:"description"`
-	DescriptionHTML *string  `json:"description_html"`
+	AverageRating *float64 `json:"average_rating"`
+	Brand         *string  `json:"brand"`
+
+	// Description Empty when the page gives none.
+	Description     string  `json:"description"`
+	DescriptionHTML *string `json:"description_html"`
 
 	// EngineProductCategoryID Null unless `enable_enrichment`.
 	EngineProductCategoryID *string `json:"engine_product_category_id"`
 
 	// EngineProductCategoryPath Null unless `enable_enrichment`.
 	EngineProductCategoryPath *string `json:"engine_product_category_path"`
-	Gtin                      *string `json:"gtin"`
+
+	// FieldSources Where each field came from: the field's name (as above) mapped to the adapter
+	// that supplied it (for example `shopify`, `jsonld`, `opengraph`). Fields an
+	// adapter did not say are left out; the object may be empty.
+	//
+	//
+	// Example: {"brand":"jsonld","price":"shopify","title":"shopify"}
+	FieldSources map[string]string `json:"field_sources"`
+	Gtin         *string           `json:"gtin"`
 
 	// Handle The product's slug.
 	Handle      string         `json:"handle"`
@@ -1329,7 +1550,9 @@ type ProductV1 struct {
 	StoreCanonicalURL *string           `json:"store_canonical_url"`
 	StoreDomain       string            `json:"store_domain"`
 	Tags              []string          `json:"tags"`
-	Title             *string           `json:"title"`
+
+	// Title Empty when the page gives none.
+	Title string `json:"title"`
 
 	// UpdatedAt RFC 3339, UTC, milliseconds.
 	//
@@ -1339,7 +1562,7 @@ type ProductV1 struct {
 	Variants  []VariantV1 `json:"variants"`
 
 	// Vendor The store or retailer name (the hostname when the page names none).
-	Vendor   *string `json:"vendor"`
+	Vendor   string  `json:"vendor"`
 	VideoURL *string `json:"video_url"`
 }
 
@@ -1395,6 +1618,15 @@ type ProductsBatchRequest struct {
 	EnableReviews         *bool    `json:"enable_reviews,omitempty"`
 	EnableSimilarProducts *bool    `json:"enable_similar_products,omitempty"`
 	Urls                  []string `json:"urls"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
 }
 
 // RateLimitedError defines model for RateLimitedError.
@@ -1532,7 +1764,8 @@ type SearchRequestV1 struct {
 
 // SearchResultItem One result of a v2 search execution.
 type SearchResultItem struct {
-	Product *Product `json:"product"`
+	// Product A product, v2 (price as an object; absent when neither the product nor its variants state one).
+	Product Product `json:"product"`
 
 	// Reasons Why the product matched, in words.
 	Reasons []string `json:"reasons"`
@@ -1566,12 +1799,26 @@ type StartMeta struct {
 	// CreditsUsed What the start charged.
 	CreditsUsed int    `json:"credits_used"`
 	RequestID   string `json:"request_id"`
+
+	// WebhookSecret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+	// in the answer that made it.
+	WebhookSecret *WebhookSecret `json:"webhook_secret,omitempty"`
 }
+
+// StartWebhook Be told of this execution's end. `events` may only name the two events of the
+// execution's kind (all when absent). The start's answer shows the webhook's signing
+// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+// attaches its webhook to that crawl.
+type StartWebhook = WebhookRequest
 
 // StartedV1 defines model for StartedV1.
 type StartedV1 struct {
 	ExecutionID string           `json:"execution_id"`
 	Success     StartedV1Success `json:"success"`
+
+	// WebhookSecret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+	// in the answer that made it.
+	WebhookSecret *WebhookSecret `json:"webhook_secret,omitempty"`
 }
 
 // StartedV1Success defines model for StartedV1.Success.
@@ -1600,6 +1847,11 @@ type Step struct {
 // Example: 2026-11-22T10:00:00.000Z
 type Timestamp = time.Time
 
+// URLsWaitingForHost Present while running: how many of the execution's URLs are waiting for their turn at
+// the host (politeness). Waiting is not failing: a URL's deadline runs only while it is
+// fetched.
+type URLsWaitingForHost = int
+
 // Unauthorized The flat body of a 401, as the interface fixes it.
 type Unauthorized struct {
 	Error  UnauthorizedError  `json:"error"`
@@ -1611,6 +1863,14 @@ type UnauthorizedError string
 
 // UnauthorizedStatus defines model for Unauthorized.Status.
 type UnauthorizedStatus int
+
+// UsageActivity defines model for UsageActivity.
+type UsageActivity struct {
+	Data []PathActivity `json:"data"`
+	Meta struct {
+		Period Period `json:"period"`
+	} `json:"meta"`
+}
 
 // UsageItem defines model for UsageItem.
 type UsageItem struct {
@@ -1729,8 +1989,98 @@ type VendorV2 struct {
 	Vendor string `json:"vendor"`
 }
 
+// WebhookAttempt defines model for WebhookAttempt.
+type WebhookAttempt struct {
+	Attempt int `json:"attempt"`
+
+	// AttemptedAt RFC 3339, UTC, milliseconds.
+	//
+	// Example: 2026-11-22T10:00:00.000Z
+	AttemptedAt Timestamp `json:"attempted_at"`
+	DurationMs  float64   `json:"duration_ms"`
+
+	// Error Why the attempt failed; null when it was answered 2xx.
+	Error *string `json:"error"`
+
+	// ResponseStatus The receiver's HTTP status; null when it did not answer.
+	ResponseStatus *int `json:"response_status"`
+}
+
+// WebhookDelivery defines model for WebhookDelivery.
+type WebhookDelivery struct {
+	Attempts []WebhookAttempt `json:"attempts"`
+
+	// CreatedAt RFC 3339, UTC, milliseconds.
+	//
+	// Example: 2026-11-22T10:00:00.000Z
+	CreatedAt   Timestamp          `json:"created_at"`
+	DeliveredAt *NullableTimestamp `json:"delivered_at"`
+
+	// EndpointID The registered endpoint; null for a start's webhook.
+	EndpointID *string `json:"endpoint_id"`
+
+	// Event What happened. A v1 product batch sends the `extract` events.
+	Event       WebhookEvent `json:"event"`
+	ExecutionID string       `json:"execution_id"`
+
+	// ID The message's `webhook-id`, the same on every attempt.
+	ID            string             `json:"id"`
+	NextAttemptAt *NullableTimestamp `json:"next_attempt_at"`
+
+	// Status `pending` will be tried again; `failed` ran out of attempts.
+	Status WebhookDeliveryStatus `json:"status"`
+	URL    string                `json:"url"`
+}
+
+// WebhookDeliveryStatus `pending` will be tried again; `failed` ran out of attempts.
+type WebhookDeliveryStatus string
+
+// WebhookEndpoint defines model for WebhookEndpoint.
+type WebhookEndpoint struct {
+	// CreatedAt RFC 3339, UTC, milliseconds.
+	//
+	// Example: 2026-11-22T10:00:00.000Z
+	CreatedAt Timestamp `json:"created_at"`
+
+	// Events The events sent; empty means all.
+	Events   []WebhookEvent   `json:"events"`
+	ID       string           `json:"id"`
+	Metadata *WebhookMetadata `json:"metadata"`
+	URL      string           `json:"url"`
+}
+
+// WebhookEndpointRead defines model for WebhookEndpointRead.
+type WebhookEndpointRead = WebhookEndpoint
+
+// WebhookEvent What happened. A v1 product batch sends the `extract` events.
+type WebhookEvent string
+
+// WebhookMetadata Any JSON object of at most 4096 bytes, echoed in every event.
+type WebhookMetadata = map[string]interface{}
+
+// WebhookRequest defines model for WebhookRequest.
+type WebhookRequest struct {
+	// Events The events to send; all when absent or empty.
+	Events *[]WebhookEvent `json:"events,omitempty"`
+
+	// Metadata Any JSON object of at most 4096 bytes, echoed in every event.
+	Metadata *WebhookMetadata `json:"metadata,omitempty"`
+
+	// URL The receiver: an absolute http or https URL without `user:password@`. Private,
+	// loopback, link-local and reserved addresses are refused (names are checked again
+	// at each attempt, by the address they resolve to), unless the operator allows them.
+	URL string `json:"url"`
+}
+
+// WebhookSecret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+// in the answer that made it.
+type WebhookSecret = string
+
 // CatalogPageSizeV2 defines model for CatalogPageSizeV2.
 type CatalogPageSizeV2 = int
+
+// DeliveriesPageSize defines model for DeliveriesPageSize.
+type DeliveriesPageSize = int
 
 // ExecutionID defines model for ExecutionID.
 type ExecutionID = string
@@ -1755,6 +2105,9 @@ type VendorParameter = string
 
 // VendorsPageSize defines model for VendorsPageSize.
 type VendorsPageSize = int
+
+// WebhookID defines model for WebhookID.
+type WebhookID = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = BadRequestError
@@ -1798,11 +2151,29 @@ type StartedV1Response = StartedV1
 // UnauthorizedResponse The flat body of a 401, as the interface fixes it.
 type UnauthorizedResponse = Unauthorized
 
+// WebhookDeliveries defines model for WebhookDeliveries.
+type WebhookDeliveries struct {
+	Data []WebhookDelivery `json:"data"`
+	Meta EmptyMeta         `json:"meta"`
+
+	// Pagination The v2 pagination object.
+	Pagination Pagination `json:"pagination"`
+}
+
 // Crawl defines model for Crawl.
 type Crawl struct {
 	// URL The store's URL or domain. The vendor is its hostname; the scheme and
 	// port given are used to reach the site (`https` by default).
 	URL string `json:"url"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
 }
 
 // LegacyProductJSONBody defines parameters for LegacyProduct.
@@ -1836,6 +2207,15 @@ type StartCrawlV1JSONBody struct {
 	// URL The store's URL or domain. The vendor is its hostname; the scheme and
 	// port given are used to reach the site (`https` by default).
 	URL string `json:"url"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
 }
 
 // ListProductsV1Params defines parameters for ListProductsV1.
@@ -1886,6 +2266,39 @@ type ListAgenticSearchesV2Params struct {
 	PageSize *ExecutionListPageSize `form:"page_size,omitempty" json:"page_size,omitempty"`
 }
 
+// StartAgenticSearchV2JSONBody defines parameters for StartAgenticSearchV2.
+type StartAgenticSearchV2JSONBody struct {
+	// CustomerProfile Free-form; any JSON object is accepted. The common structure is shown.
+	CustomerProfile *CustomerProfile `json:"customer_profile,omitempty"`
+
+	// EnableEnrichment `attributes`, `product_type` and the engine category.
+	EnableEnrichment *bool `json:"enable_enrichment,omitempty"`
+
+	// EnableImageTags Each image's `attributes.tags`.
+	EnableImageTags *bool `json:"enable_image_tags,omitempty"`
+
+	// EnableReviews The reviews fields.
+	EnableReviews *bool `json:"enable_reviews,omitempty"`
+
+	// EnableSimilarProducts `similar_products`.
+	EnableSimilarProducts *bool `json:"enable_similar_products,omitempty"`
+
+	// Limit How many results the search keeps.
+	Limit *int `json:"limit,omitempty"`
+
+	// Query The natural-language query (not blank).
+	Query string `json:"query"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
+}
+
 // GetAgenticSearchV2Params defines parameters for GetAgenticSearchV2.
 type GetAgenticSearchV2Params struct {
 	// Page The page, 1-based.
@@ -1922,6 +2335,15 @@ type StartCrawlV2JSONBody struct {
 	// URL The store's URL or domain. The vendor is its hostname; the scheme and
 	// port given are used to reach the site (`https` by default).
 	URL string `json:"url"`
+
+	// Webhook Be told of this execution's end. `events` may only name the two events of the
+	// execution's kind (all when absent). The start's answer shows the webhook's signing
+	// secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+	// attaches its webhook to that crawl.
+	//
+	//
+	// Example: {"metadata":{"order":42},"url":"https://hooks.example.com/stockroom"}
+	Webhook *StartWebhook `json:"webhook,omitempty"`
 }
 
 // ListExtractsV2Params defines parameters for ListExtractsV2.
@@ -1970,6 +2392,12 @@ type GetUsageV2Params struct {
 	PageSize *UsagePageSize `form:"page_size,omitempty" json:"page_size,omitempty"`
 }
 
+// GetUsageActivityV2Params defines parameters for GetUsageActivityV2.
+type GetUsageActivityV2Params struct {
+	// Period The period, ending now and aligned to whole hours.
+	Period *PeriodParameter `form:"period,omitempty" json:"period,omitempty"`
+}
+
 // ListVendorsV2Params defines parameters for ListVendorsV2.
 type ListVendorsV2Params struct {
 	// Page The page, 1-based.
@@ -1977,6 +2405,30 @@ type ListVendorsV2Params struct {
 
 	// PageSize Vendors per page.
 	PageSize *VendorsPageSize `form:"page_size,omitempty" json:"page_size,omitempty"`
+}
+
+// ListExecutionWebhookDeliveriesV2Params defines parameters for ListExecutionWebhookDeliveriesV2.
+type ListExecutionWebhookDeliveriesV2Params struct {
+	// ExecutionID The execution.
+	ExecutionID string `form:"execution_id" json:"execution_id"`
+
+	// Page The page, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PageSize Deliveries per page.
+	PageSize *DeliveriesPageSize `form:"page_size,omitempty" json:"page_size,omitempty"`
+}
+
+// DeleteWebhookV2200JSONResponseBodyDeleted defines parameters for DeleteWebhookV2.
+type DeleteWebhookV2200JSONResponseBodyDeleted bool
+
+// ListWebhookDeliveriesV2Params defines parameters for ListWebhookDeliveriesV2.
+type ListWebhookDeliveriesV2Params struct {
+	// Page The page, 1-based.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PageSize Deliveries per page.
+	PageSize *DeliveriesPageSize `form:"page_size,omitempty" json:"page_size,omitempty"`
 }
 
 // LegacyAgenticSearchMiniJSONRequestBody defines body for LegacyAgenticSearchMini for application/json ContentType.
@@ -2016,7 +2468,7 @@ type StartProductsV1JSONRequestBody = ProductsBatchRequest
 type AffiliateLinksV2JSONRequestBody = AffiliateRequest
 
 // StartAgenticSearchV2JSONRequestBody defines body for StartAgenticSearchV2 for application/json ContentType.
-type StartAgenticSearchV2JSONRequestBody = SearchRequest
+type StartAgenticSearchV2JSONRequestBody StartAgenticSearchV2JSONBody
 
 // AgenticSearchMiniV2JSONRequestBody defines body for AgenticSearchMiniV2 for application/json ContentType.
 type AgenticSearchMiniV2JSONRequestBody = MiniSearchRequestV2
@@ -2032,6 +2484,9 @@ type StartExtractV2JSONRequestBody = ExtractRequest
 
 // QueryListingsV2JSONRequestBody defines body for QueryListingsV2 for application/json ContentType.
 type QueryListingsV2JSONRequestBody = ListingsQueryV2
+
+// CreateWebhookV2JSONRequestBody defines body for CreateWebhookV2 for application/json ContentType.
+type CreateWebhookV2JSONRequestBody = WebhookRequest
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -2182,6 +2637,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/vendors (the `LegacyVendors` operationId).
 	LegacyVendors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetConsolePage The console
+	//
+	// A web page for people: sign in with an API key, watch executions, browse the catalog,
+	// try searches and read usage. It calls this API with the key, like any client; every
+	// asset is served by the service itself.
+	//
+	// Corresponds with GET /console (the `GetConsolePage` operationId).
+	GetConsolePage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetConsoleAsset An asset of the console
+	//
+	// Corresponds with GET /console/assets/{file} (the `GetConsoleAsset` operationId).
+	GetConsoleAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDocsPage The documentation page
 	//
@@ -2370,6 +2839,14 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/vendors (the `ListVendorsV1` operationId).
 	ListVendorsV1(ctx context.Context, params *ListVendorsV1Params, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAccountV2 Read the caller's account
+	//
+	// The caller's organization: its credit balance and whether auto top-up is on (crawls
+	// need it).
+	//
+	// Corresponds with GET /v2/account (the `GetAccountV2` operationId).
+	GetAccountV2(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AffiliateLinksV2WithBody Turn product URLs into affiliate links
 	//
@@ -2602,6 +3079,17 @@ type ClientInterface interface {
 	// Corresponds with GET /v2/usage (the `GetUsageV2` operationId).
 	GetUsageV2(ctx context.Context, params *GetUsageV2Params, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetUsageActivityV2 Report usage per path and day, with error rates and latency
+	//
+	// Each endpoint path called over the period, most called first, then by path: its
+	// calls, its errors (answers with a status of 400 or more) and their share, the 95th
+	// percentile of its answer time (an estimate, over the whole period), and its calls and
+	// errors on each day (UTC) that had any, oldest first. Unpaginated: paths are route
+	// templates, a few dozen at most. Counts follow the rules of `GET /v2/usage`.
+	//
+	// Corresponds with GET /v2/usage/activity (the `GetUsageActivityV2` operationId).
+	GetUsageActivityV2(ctx context.Context, params *GetUsageActivityV2Params, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListVendorsV2 List vendors
 	//
 	// Vendors ordered by listing count, highest first, then hostname. Items carry both the
@@ -2609,6 +3097,64 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v2/vendors (the `ListVendorsV2` operationId).
 	ListVendorsV2(ctx context.Context, params *ListVendorsV2Params, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhooksV2 List webhook endpoints
+	//
+	// The organization's endpoints, oldest first, as one page; secrets are not shown.
+	//
+	// Corresponds with GET /v2/webhooks (the `ListWebhooksV2` operationId).
+	ListWebhooksV2(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookV2WithBody Register a webhook endpoint
+	//
+	// Registers a receiver told of every execution the organization starts or joins (at
+	// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+	// once: keep it to verify deliveries.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+	CreateWebhookV2WithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookV2 Register a webhook endpoint
+	//
+	// Registers a receiver told of every execution the organization starts or joins (at
+	// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+	// once: keep it to verify deliveries.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+	CreateWebhookV2(ctx context.Context, body CreateWebhookV2JSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListExecutionWebhookDeliveriesV2 List the deliveries of an execution
+	//
+	// The organization's deliveries of one execution's end, newest first: to the webhooks
+	// of its starts and to the organization's endpoints. An unknown execution has none.
+	//
+	// Corresponds with GET /v2/webhooks/deliveries (the `ListExecutionWebhookDeliveriesV2` operationId).
+	ListExecutionWebhookDeliveriesV2(ctx context.Context, params *ListExecutionWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhookV2 Delete a webhook endpoint
+	//
+	// Removes the endpoint with its deliveries; those still waiting are not sent.
+	//
+	// Corresponds with DELETE /v2/webhooks/{webhook_id} (the `DeleteWebhookV2` operationId).
+	DeleteWebhookV2(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWebhookV2 Read a webhook endpoint
+	//
+	// The endpoint, without its secret.
+	//
+	// Corresponds with GET /v2/webhooks/{webhook_id} (the `GetWebhookV2` operationId).
+	GetWebhookV2(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhookDeliveriesV2 List an endpoint's deliveries
+	//
+	// The endpoint's deliveries, newest first, each with every attempt made.
+	//
+	// Corresponds with GET /v2/webhooks/{webhook_id}/deliveries (the `ListWebhookDeliveriesV2` operationId).
+	ListWebhookDeliveriesV2(ctx context.Context, webhookID WebhookID, params *ListWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // LegacyAgenticSearchMiniWithBody Search at once (mini, legacy)
@@ -2777,6 +3323,40 @@ func (c *Client) LegacyUsage(ctx context.Context, params *LegacyUsageParams, req
 // Corresponds with GET /api/vendors (the `LegacyVendors` operationId).
 func (c *Client) LegacyVendors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLegacyVendorsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetConsolePage The console
+//
+// A web page for people: sign in with an API key, watch executions, browse the catalog,
+// try searches and read usage. It calls this API with the key, like any client; every
+// asset is served by the service itself.
+//
+// Corresponds with GET /console (the `GetConsolePage` operationId).
+func (c *Client) GetConsolePage(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetConsolePageRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetConsoleAsset An asset of the console
+//
+// Corresponds with GET /console/assets/{file} (the `GetConsoleAsset` operationId).
+func (c *Client) GetConsoleAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetConsoleAssetRequest(c.Server, file)
 	if err != nil {
 		return nil, err
 	}
@@ -3225,6 +3805,24 @@ func (c *Client) GetUsageV1(ctx context.Context, params *GetUsageV1Params, reqEd
 // Corresponds with GET /v1/vendors (the `ListVendorsV1` operationId).
 func (c *Client) ListVendorsV1(ctx context.Context, params *ListVendorsV1Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListVendorsV1Request(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAccountV2 Read the caller's account
+//
+// The caller's organization: its credit balance and whether auto top-up is on (crawls
+// need it).
+//
+// Corresponds with GET /v2/account (the `GetAccountV2` operationId).
+func (c *Client) GetAccountV2(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAccountV2Request(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -3726,6 +4324,27 @@ func (c *Client) GetUsageV2(ctx context.Context, params *GetUsageV2Params, reqEd
 	return c.Client.Do(req)
 }
 
+// GetUsageActivityV2 Report usage per path and day, with error rates and latency
+//
+// Each endpoint path called over the period, most called first, then by path: its
+// calls, its errors (answers with a status of 400 or more) and their share, the 95th
+// percentile of its answer time (an estimate, over the whole period), and its calls and
+// errors on each day (UTC) that had any, oldest first. Unpaginated: paths are route
+// templates, a few dozen at most. Counts follow the rules of `GET /v2/usage`.
+//
+// Corresponds with GET /v2/usage/activity (the `GetUsageActivityV2` operationId).
+func (c *Client) GetUsageActivityV2(ctx context.Context, params *GetUsageActivityV2Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetUsageActivityV2Request(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListVendorsV2 List vendors
 //
 // Vendors ordered by listing count, highest first, then hostname. Items carry both the
@@ -3734,6 +4353,134 @@ func (c *Client) GetUsageV2(ctx context.Context, params *GetUsageV2Params, reqEd
 // Corresponds with GET /v2/vendors (the `ListVendorsV2` operationId).
 func (c *Client) ListVendorsV2(ctx context.Context, params *ListVendorsV2Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListVendorsV2Request(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhooksV2 List webhook endpoints
+//
+// The organization's endpoints, oldest first, as one page; secrets are not shown.
+//
+// Corresponds with GET /v2/webhooks (the `ListWebhooksV2` operationId).
+func (c *Client) ListWebhooksV2(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksV2Request(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookV2WithBody Register a webhook endpoint
+//
+// Registers a receiver told of every execution the organization starts or joins (at
+// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+// once: keep it to verify deliveries.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+func (c *Client) CreateWebhookV2WithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookV2RequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookV2 Register a webhook endpoint
+//
+// Registers a receiver told of every execution the organization starts or joins (at
+// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+// once: keep it to verify deliveries.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+func (c *Client) CreateWebhookV2(ctx context.Context, body CreateWebhookV2JSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookV2Request(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListExecutionWebhookDeliveriesV2 List the deliveries of an execution
+//
+// The organization's deliveries of one execution's end, newest first: to the webhooks
+// of its starts and to the organization's endpoints. An unknown execution has none.
+//
+// Corresponds with GET /v2/webhooks/deliveries (the `ListExecutionWebhookDeliveriesV2` operationId).
+func (c *Client) ListExecutionWebhookDeliveriesV2(ctx context.Context, params *ListExecutionWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListExecutionWebhookDeliveriesV2Request(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhookV2 Delete a webhook endpoint
+//
+// Removes the endpoint with its deliveries; those still waiting are not sent.
+//
+// Corresponds with DELETE /v2/webhooks/{webhook_id} (the `DeleteWebhookV2` operationId).
+func (c *Client) DeleteWebhookV2(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookV2Request(c.Server, webhookID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWebhookV2 Read a webhook endpoint
+//
+// The endpoint, without its secret.
+//
+// Corresponds with GET /v2/webhooks/{webhook_id} (the `GetWebhookV2` operationId).
+func (c *Client) GetWebhookV2(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookV2Request(c.Server, webhookID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhookDeliveriesV2 List an endpoint's deliveries
+//
+// The endpoint's deliveries, newest first, each with every attempt made.
+//
+// Corresponds with GET /v2/webhooks/{webhook_id}/deliveries (the `ListWebhookDeliveriesV2` operationId).
+func (c *Client) ListWebhookDeliveriesV2(ctx context.Context, webhookID WebhookID, params *ListWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookDeliveriesV2Request(c.Server, webhookID, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3968,6 +4715,67 @@ func NewLegacyVendorsRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/vendors")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetConsolePageRequest constructs an http.Request for the GetConsolePage method
+func NewGetConsolePageRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/console")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetConsoleAssetRequest constructs an http.Request for the GetConsoleAsset method
+func NewGetConsoleAssetRequest(server string, file string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "file", file, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/console/assets/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4821,6 +5629,33 @@ func NewListVendorsV1Request(server string, params *ListVendorsV1Params) (*http.
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAccountV2Request constructs an http.Request for the GetAccountV2 method
+func NewGetAccountV2Request(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/account")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -5829,6 +6664,60 @@ func NewGetUsageV2Request(server string, params *GetUsageV2Params) (*http.Reques
 	return req, nil
 }
 
+// NewGetUsageActivityV2Request constructs an http.Request for the GetUsageActivityV2 method
+func NewGetUsageActivityV2Request(server string, params *GetUsageActivityV2Params) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/usage/activity")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Period != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "period", *params.Period, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListVendorsV2Request constructs an http.Request for the ListVendorsV2 method
 func NewListVendorsV2Request(server string, params *ListVendorsV2Params) (*http.Request, error) {
 	var err error
@@ -5839,6 +6728,288 @@ func NewListVendorsV2Request(server string, params *ListVendorsV2Params) (*http.
 	}
 
 	operationPath := fmt.Sprintf("/v2/vendors")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PageSize != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page_size", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListWebhooksV2Request constructs an http.Request for the ListWebhooksV2 method
+func NewListWebhooksV2Request(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateWebhookV2Request calls the generic CreateWebhookV2 builder with application/json body
+func NewCreateWebhookV2Request(server string, body CreateWebhookV2JSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWebhookV2RequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateWebhookV2RequestWithBody constructs an http.Request for the CreateWebhookV2 method, with any body, and a specified content type
+func NewCreateWebhookV2RequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListExecutionWebhookDeliveriesV2Request constructs an http.Request for the ListExecutionWebhookDeliveriesV2 method
+func NewListExecutionWebhookDeliveriesV2Request(server string, params *ListExecutionWebhookDeliveriesV2Params) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks/deliveries")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "execution_id", params.ExecutionID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PageSize != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page_size", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteWebhookV2Request constructs an http.Request for the DeleteWebhookV2 method
+func NewDeleteWebhookV2Request(server string, webhookID WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetWebhookV2Request constructs an http.Request for the GetWebhookV2 method
+func NewGetWebhookV2Request(server string, webhookID WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListWebhookDeliveriesV2Request constructs an http.Request for the ListWebhookDeliveriesV2 method
+func NewListWebhookDeliveriesV2Request(server string, webhookID WebhookID, params *ListWebhookDeliveriesV2Params) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks/%s/deliveries", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -6018,6 +7189,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/vendors (the `LegacyVendors` operationId).
 	LegacyVendorsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LegacyVendorsResponse, error)
+
+	// GetConsolePageWithResponse The console
+	//
+	// A web page for people: sign in with an API key, watch executions, browse the catalog,
+	// try searches and read usage. It calls this API with the key, like any client; every
+	// asset is served by the service itself.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /console (the `GetConsolePage` operationId).
+	GetConsolePageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetConsolePageResponse, error)
+
+	// GetConsoleAssetWithResponse An asset of the console
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /console/assets/{file} (the `GetConsoleAsset` operationId).
+	GetConsoleAssetWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*GetConsoleAssetResponse, error)
 
 	// GetDocsPageWithResponse The documentation page
 	//
@@ -6230,6 +7419,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/vendors (the `ListVendorsV1` operationId).
 	ListVendorsV1WithResponse(ctx context.Context, params *ListVendorsV1Params, reqEditors ...RequestEditorFn) (*ListVendorsV1Response, error)
+
+	// GetAccountV2WithResponse Read the caller's account
+	//
+	// The caller's organization: its credit balance and whether auto top-up is on (crawls
+	// need it).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/account (the `GetAccountV2` operationId).
+	GetAccountV2WithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetAccountV2Response, error)
 
 	// AffiliateLinksV2WithBodyWithResponse Turn product URLs into affiliate links
 	//
@@ -6486,6 +7685,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v2/usage (the `GetUsageV2` operationId).
 	GetUsageV2WithResponse(ctx context.Context, params *GetUsageV2Params, reqEditors ...RequestEditorFn) (*GetUsageV2Response, error)
 
+	// GetUsageActivityV2WithResponse Report usage per path and day, with error rates and latency
+	//
+	// Each endpoint path called over the period, most called first, then by path: its
+	// calls, its errors (answers with a status of 400 or more) and their share, the 95th
+	// percentile of its answer time (an estimate, over the whole period), and its calls and
+	// errors on each day (UTC) that had any, oldest first. Unpaginated: paths are route
+	// templates, a few dozen at most. Counts follow the rules of `GET /v2/usage`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/usage/activity (the `GetUsageActivityV2` operationId).
+	GetUsageActivityV2WithResponse(ctx context.Context, params *GetUsageActivityV2Params, reqEditors ...RequestEditorFn) (*GetUsageActivityV2Response, error)
+
 	// ListVendorsV2WithResponse List vendors
 	//
 	// Vendors ordered by listing count, highest first, then hostname. Items carry both the
@@ -6495,6 +7707,74 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v2/vendors (the `ListVendorsV2` operationId).
 	ListVendorsV2WithResponse(ctx context.Context, params *ListVendorsV2Params, reqEditors ...RequestEditorFn) (*ListVendorsV2Response, error)
+
+	// ListWebhooksV2WithResponse List webhook endpoints
+	//
+	// The organization's endpoints, oldest first, as one page; secrets are not shown.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/webhooks (the `ListWebhooksV2` operationId).
+	ListWebhooksV2WithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksV2Response, error)
+
+	// CreateWebhookV2WithBodyWithResponse Register a webhook endpoint
+	//
+	// Registers a receiver told of every execution the organization starts or joins (at
+	// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+	// once: keep it to verify deliveries.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+	CreateWebhookV2WithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookV2Response, error)
+
+	// CreateWebhookV2WithResponse Register a webhook endpoint
+	//
+	// Registers a receiver told of every execution the organization starts or joins (at
+	// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+	// once: keep it to verify deliveries.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+	CreateWebhookV2WithResponse(ctx context.Context, body CreateWebhookV2JSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookV2Response, error)
+
+	// ListExecutionWebhookDeliveriesV2WithResponse List the deliveries of an execution
+	//
+	// The organization's deliveries of one execution's end, newest first: to the webhooks
+	// of its starts and to the organization's endpoints. An unknown execution has none.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/webhooks/deliveries (the `ListExecutionWebhookDeliveriesV2` operationId).
+	ListExecutionWebhookDeliveriesV2WithResponse(ctx context.Context, params *ListExecutionWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*ListExecutionWebhookDeliveriesV2Response, error)
+
+	// DeleteWebhookV2WithResponse Delete a webhook endpoint
+	//
+	// Removes the endpoint with its deliveries; those still waiting are not sent.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v2/webhooks/{webhook_id} (the `DeleteWebhookV2` operationId).
+	DeleteWebhookV2WithResponse(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookV2Response, error)
+
+	// GetWebhookV2WithResponse Read a webhook endpoint
+	//
+	// The endpoint, without its secret.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/webhooks/{webhook_id} (the `GetWebhookV2` operationId).
+	GetWebhookV2WithResponse(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookV2Response, error)
+
+	// ListWebhookDeliveriesV2WithResponse List an endpoint's deliveries
+	//
+	// The endpoint's deliveries, newest first, each with every attempt made.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/webhooks/{webhook_id}/deliveries (the `ListWebhookDeliveriesV2` operationId).
+	ListWebhookDeliveriesV2WithResponse(ctx context.Context, webhookID WebhookID, params *ListWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesV2Response, error)
 }
 
 // LegacyAgenticSearchMiniResponse200Headers the declared response headers of an HTTP 200 response for LegacyAgenticSearchMini
@@ -7412,6 +8692,102 @@ func (r LegacyVendorsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LegacyVendorsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetConsolePageResponse200Headers the declared response headers of an HTTP 200 response for GetConsolePage
+type GetConsolePageResponse200Headers struct {
+	RequestID string
+}
+
+type GetConsolePageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetConsolePageResponse200Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r GetConsolePageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetConsolePageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetConsolePageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetConsolePageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetConsoleAssetResponse200Headers the declared response headers of an HTTP 200 response for GetConsoleAsset
+type GetConsoleAssetResponse200Headers struct {
+	RequestID string
+}
+
+// GetConsoleAssetResponse404Headers the declared response headers of an HTTP 404 response for GetConsoleAsset
+type GetConsoleAssetResponse404Headers struct {
+	RequestID string
+}
+
+type GetConsoleAssetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetConsoleAssetResponse200Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetConsoleAssetResponse404Headers
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetConsoleAssetResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetConsoleAssetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetConsoleAssetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetConsoleAssetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetConsoleAssetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9872,6 +11248,139 @@ func (r ListVendorsV1Response) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListVendorsV1Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAccountV2Response200Headers the declared response headers of an HTTP 200 response for GetAccountV2
+type GetAccountV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetAccountV2Response401Headers the declared response headers of an HTTP 401 response for GetAccountV2
+type GetAccountV2Response401Headers struct {
+	RequestID string
+}
+
+// GetAccountV2Response429Headers the declared response headers of an HTTP 429 response for GetAccountV2
+type GetAccountV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// GetAccountV2Response500Headers the declared response headers of an HTTP 500 response for GetAccountV2
+type GetAccountV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetAccountV2Response503Headers the declared response headers of an HTTP 503 response for GetAccountV2
+type GetAccountV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type GetAccountV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		AutoTopUp bool `json:"auto_top_up"`
+
+		// Credits The credit balance.
+		Credits int `json:"credits"`
+
+		// Organization The organization's name.
+		Organization string `json:"organization"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetAccountV2Response200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetAccountV2Response401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAccountV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetAccountV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAccountV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAccountV2Response) GetJSON200() *struct {
+	AutoTopUp bool `json:"auto_top_up"`
+
+	// Credits The credit balance.
+	Credits int `json:"credits"`
+
+	// Organization The organization's name.
+	Organization string `json:"organization"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetAccountV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetAccountV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetAccountV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAccountV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAccountV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAccountV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAccountV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAccountV2Response) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12731,6 +14240,140 @@ func (r GetUsageV2Response) ContentType() string {
 	return ""
 }
 
+// GetUsageActivityV2Response200Headers the declared response headers of an HTTP 200 response for GetUsageActivityV2
+type GetUsageActivityV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetUsageActivityV2Response400Headers the declared response headers of an HTTP 400 response for GetUsageActivityV2
+type GetUsageActivityV2Response400Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetUsageActivityV2Response401Headers the declared response headers of an HTTP 401 response for GetUsageActivityV2
+type GetUsageActivityV2Response401Headers struct {
+	RequestID string
+}
+
+// GetUsageActivityV2Response429Headers the declared response headers of an HTTP 429 response for GetUsageActivityV2
+type GetUsageActivityV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// GetUsageActivityV2Response500Headers the declared response headers of an HTTP 500 response for GetUsageActivityV2
+type GetUsageActivityV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetUsageActivityV2Response503Headers the declared response headers of an HTTP 503 response for GetUsageActivityV2
+type GetUsageActivityV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type GetUsageActivityV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *UsageActivity
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetUsageActivityV2Response200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetUsageActivityV2Response400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetUsageActivityV2Response401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetUsageActivityV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetUsageActivityV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetUsageActivityV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON200() *UsageActivity {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetUsageActivityV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetUsageActivityV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetUsageActivityV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetUsageActivityV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetUsageActivityV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListVendorsV2Response200Headers the declared response headers of an HTTP 200 response for ListVendorsV2
 type ListVendorsV2Response200Headers struct {
 	RateLimitLimit     *int
@@ -12859,6 +14502,872 @@ func (r ListVendorsV2Response) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListVendorsV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhooksV2Response200Headers the declared response headers of an HTTP 200 response for ListWebhooksV2
+type ListWebhooksV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhooksV2Response401Headers the declared response headers of an HTTP 401 response for ListWebhooksV2
+type ListWebhooksV2Response401Headers struct {
+	RequestID string
+}
+
+// ListWebhooksV2Response429Headers the declared response headers of an HTTP 429 response for ListWebhooksV2
+type ListWebhooksV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// ListWebhooksV2Response500Headers the declared response headers of an HTTP 500 response for ListWebhooksV2
+type ListWebhooksV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhooksV2Response503Headers the declared response headers of an HTTP 503 response for ListWebhooksV2
+type ListWebhooksV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type ListWebhooksV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data []WebhookEndpointRead `json:"data"`
+		Meta EmptyMeta             `json:"meta"`
+
+		// Pagination The v2 pagination object.
+		Pagination Pagination `json:"pagination"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhooksV2Response200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhooksV2Response401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListWebhooksV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListWebhooksV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhooksV2Response) GetJSON200() *struct {
+	Data []WebhookEndpointRead `json:"data"`
+	Meta EmptyMeta             `json:"meta"`
+
+	// Pagination The v2 pagination object.
+	Pagination Pagination `json:"pagination"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhooksV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListWebhooksV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhooksV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListWebhooksV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhooksV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhooksV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhooksV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhooksV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWebhookV2Response201Headers the declared response headers of an HTTP 201 response for CreateWebhookV2
+type CreateWebhookV2Response201Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// CreateWebhookV2Response400Headers the declared response headers of an HTTP 400 response for CreateWebhookV2
+type CreateWebhookV2Response400Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// CreateWebhookV2Response401Headers the declared response headers of an HTTP 401 response for CreateWebhookV2
+type CreateWebhookV2Response401Headers struct {
+	RequestID string
+}
+
+// CreateWebhookV2Response413Headers the declared response headers of an HTTP 413 response for CreateWebhookV2
+type CreateWebhookV2Response413Headers struct {
+	RequestID string
+}
+
+// CreateWebhookV2Response429Headers the declared response headers of an HTTP 429 response for CreateWebhookV2
+type CreateWebhookV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// CreateWebhookV2Response500Headers the declared response headers of an HTTP 500 response for CreateWebhookV2
+type CreateWebhookV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// CreateWebhookV2Response503Headers the declared response headers of an HTTP 503 response for CreateWebhookV2
+type CreateWebhookV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type CreateWebhookV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *struct {
+		// CreatedAt RFC 3339, UTC, milliseconds.
+		//
+		// Example: 2026-11-22T10:00:00.000Z
+		CreatedAt Timestamp `json:"created_at"`
+
+		// Events The events sent; empty means all.
+		Events   []WebhookEvent   `json:"events"`
+		ID       string           `json:"id"`
+		Metadata *WebhookMetadata `json:"metadata"`
+
+		// Secret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+		// in the answer that made it.
+		Secret WebhookSecret `json:"secret"`
+		URL    string        `json:"url"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateWebhookV2Response201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateWebhookV2Response400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateWebhookV2Response401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateWebhookV2Response413Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateWebhookV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateWebhookV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWebhookV2Response503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateWebhookV2Response) GetJSON201() *struct {
+	// CreatedAt RFC 3339, UTC, milliseconds.
+	//
+	// Example: 2026-11-22T10:00:00.000Z
+	CreatedAt Timestamp `json:"created_at"`
+
+	// Events The events sent; empty means all.
+	Events   []WebhookEvent   `json:"events"`
+	ID       string           `json:"id"`
+	Metadata *WebhookMetadata `json:"metadata"`
+
+	// Secret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+	// in the answer that made it.
+	Secret WebhookSecret `json:"secret"`
+	URL    string        `json:"url"`
+} {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateWebhookV2Response) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateWebhookV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateWebhookV2Response) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateWebhookV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateWebhookV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateWebhookV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWebhookV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWebhookV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWebhookV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWebhookV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListExecutionWebhookDeliveriesV2Response200Headers the declared response headers of an HTTP 200 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListExecutionWebhookDeliveriesV2Response400Headers the declared response headers of an HTTP 400 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response400Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListExecutionWebhookDeliveriesV2Response401Headers the declared response headers of an HTTP 401 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response401Headers struct {
+	RequestID string
+}
+
+// ListExecutionWebhookDeliveriesV2Response429Headers the declared response headers of an HTTP 429 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// ListExecutionWebhookDeliveriesV2Response500Headers the declared response headers of an HTTP 500 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListExecutionWebhookDeliveriesV2Response503Headers the declared response headers of an HTTP 503 response for ListExecutionWebhookDeliveriesV2
+type ListExecutionWebhookDeliveriesV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type ListExecutionWebhookDeliveriesV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDeliveries
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListExecutionWebhookDeliveriesV2Response200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListExecutionWebhookDeliveriesV2Response400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListExecutionWebhookDeliveriesV2Response401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListExecutionWebhookDeliveriesV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListExecutionWebhookDeliveriesV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListExecutionWebhookDeliveriesV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON200() *WebhookDeliveries {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListExecutionWebhookDeliveriesV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListExecutionWebhookDeliveriesV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListExecutionWebhookDeliveriesV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListExecutionWebhookDeliveriesV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListExecutionWebhookDeliveriesV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteWebhookV2Response200Headers the declared response headers of an HTTP 200 response for DeleteWebhookV2
+type DeleteWebhookV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// DeleteWebhookV2Response401Headers the declared response headers of an HTTP 401 response for DeleteWebhookV2
+type DeleteWebhookV2Response401Headers struct {
+	RequestID string
+}
+
+// DeleteWebhookV2Response404Headers the declared response headers of an HTTP 404 response for DeleteWebhookV2
+type DeleteWebhookV2Response404Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// DeleteWebhookV2Response429Headers the declared response headers of an HTTP 429 response for DeleteWebhookV2
+type DeleteWebhookV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// DeleteWebhookV2Response500Headers the declared response headers of an HTTP 500 response for DeleteWebhookV2
+type DeleteWebhookV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// DeleteWebhookV2Response503Headers the declared response headers of an HTTP 503 response for DeleteWebhookV2
+type DeleteWebhookV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type DeleteWebhookV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Deleted DeleteWebhookV2200JSONResponseBodyDeleted `json:"deleted"`
+		ID      string                                    `json:"id"`
+	}
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteWebhookV2Response200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteWebhookV2Response401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteWebhookV2Response404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteWebhookV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteWebhookV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON200() *struct {
+	Deleted DeleteWebhookV2200JSONResponseBodyDeleted `json:"deleted"`
+	ID      string                                    `json:"id"`
+} {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteWebhookV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetWebhookV2Response200Headers the declared response headers of an HTTP 200 response for GetWebhookV2
+type GetWebhookV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetWebhookV2Response401Headers the declared response headers of an HTTP 401 response for GetWebhookV2
+type GetWebhookV2Response401Headers struct {
+	RequestID string
+}
+
+// GetWebhookV2Response404Headers the declared response headers of an HTTP 404 response for GetWebhookV2
+type GetWebhookV2Response404Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetWebhookV2Response429Headers the declared response headers of an HTTP 429 response for GetWebhookV2
+type GetWebhookV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// GetWebhookV2Response500Headers the declared response headers of an HTTP 500 response for GetWebhookV2
+type GetWebhookV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// GetWebhookV2Response503Headers the declared response headers of an HTTP 503 response for GetWebhookV2
+type GetWebhookV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type GetWebhookV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpointRead
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetWebhookV2Response200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetWebhookV2Response401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetWebhookV2Response404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetWebhookV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetWebhookV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWebhookV2Response) GetJSON200() *WebhookEndpointRead {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetWebhookV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetWebhookV2Response) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetWebhookV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetWebhookV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetWebhookV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWebhookV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWebhookV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWebhookV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWebhookV2Response) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhookDeliveriesV2Response200Headers the declared response headers of an HTTP 200 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response200Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhookDeliveriesV2Response400Headers the declared response headers of an HTTP 400 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response400Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhookDeliveriesV2Response401Headers the declared response headers of an HTTP 401 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response401Headers struct {
+	RequestID string
+}
+
+// ListWebhookDeliveriesV2Response404Headers the declared response headers of an HTTP 404 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response404Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhookDeliveriesV2Response429Headers the declared response headers of an HTTP 429 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response429Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+	RetryAfter         int
+}
+
+// ListWebhookDeliveriesV2Response500Headers the declared response headers of an HTTP 500 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response500Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+// ListWebhookDeliveriesV2Response503Headers the declared response headers of an HTTP 503 response for ListWebhookDeliveriesV2
+type ListWebhookDeliveriesV2Response503Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	RequestID          string
+}
+
+type ListWebhookDeliveriesV2Response struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDeliveries
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *UnauthorizedResponse
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalErrorResponse
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListWebhookDeliveriesV2Response200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListWebhookDeliveriesV2Response400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhookDeliveriesV2Response401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListWebhookDeliveriesV2Response404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListWebhookDeliveriesV2Response429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListWebhookDeliveriesV2Response500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhookDeliveriesV2Response503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON200() *WebhookDeliveries {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON401() *UnauthorizedResponse {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON500() *InternalErrorResponse {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListWebhookDeliveriesV2Response) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookDeliveriesV2Response) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookDeliveriesV2Response) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookDeliveriesV2Response) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookDeliveriesV2Response) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13003,6 +15512,36 @@ func (c *ClientWithResponses) LegacyVendorsWithResponse(ctx context.Context, req
 		return nil, err
 	}
 	return ParseLegacyVendorsResponse(rsp)
+}
+
+// GetConsolePageWithResponse The console
+//
+// A web page for people: sign in with an API key, watch executions, browse the catalog,
+// try searches and read usage. It calls this API with the key, like any client; every
+// asset is served by the service itself.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /console (the `GetConsolePage` operationId).
+func (c *ClientWithResponses) GetConsolePageWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetConsolePageResponse, error) {
+	rsp, err := c.GetConsolePage(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetConsolePageResponse(rsp)
+}
+
+// GetConsoleAssetWithResponse An asset of the console
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /console/assets/{file} (the `GetConsoleAsset` operationId).
+func (c *ClientWithResponses) GetConsoleAssetWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*GetConsoleAssetResponse, error) {
+	rsp, err := c.GetConsoleAsset(ctx, file, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetConsoleAssetResponse(rsp)
 }
 
 // GetDocsPageWithResponse The documentation page
@@ -13371,6 +15910,22 @@ func (c *ClientWithResponses) ListVendorsV1WithResponse(ctx context.Context, par
 		return nil, err
 	}
 	return ParseListVendorsV1Response(rsp)
+}
+
+// GetAccountV2WithResponse Read the caller's account
+//
+// The caller's organization: its credit balance and whether auto top-up is on (crawls
+// need it).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/account (the `GetAccountV2` operationId).
+func (c *ClientWithResponses) GetAccountV2WithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetAccountV2Response, error) {
+	rsp, err := c.GetAccountV2(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAccountV2Response(rsp)
 }
 
 // AffiliateLinksV2WithBodyWithResponse Turn product URLs into affiliate links
@@ -13784,6 +16339,25 @@ func (c *ClientWithResponses) GetUsageV2WithResponse(ctx context.Context, params
 	return ParseGetUsageV2Response(rsp)
 }
 
+// GetUsageActivityV2WithResponse Report usage per path and day, with error rates and latency
+//
+// Each endpoint path called over the period, most called first, then by path: its
+// calls, its errors (answers with a status of 400 or more) and their share, the 95th
+// percentile of its answer time (an estimate, over the whole period), and its calls and
+// errors on each day (UTC) that had any, oldest first. Unpaginated: paths are route
+// templates, a few dozen at most. Counts follow the rules of `GET /v2/usage`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/usage/activity (the `GetUsageActivityV2` operationId).
+func (c *ClientWithResponses) GetUsageActivityV2WithResponse(ctx context.Context, params *GetUsageActivityV2Params, reqEditors ...RequestEditorFn) (*GetUsageActivityV2Response, error) {
+	rsp, err := c.GetUsageActivityV2(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetUsageActivityV2Response(rsp)
+}
+
 // ListVendorsV2WithResponse List vendors
 //
 // Vendors ordered by listing count, highest first, then hostname. Items carry both the
@@ -13798,6 +16372,116 @@ func (c *ClientWithResponses) ListVendorsV2WithResponse(ctx context.Context, par
 		return nil, err
 	}
 	return ParseListVendorsV2Response(rsp)
+}
+
+// ListWebhooksV2WithResponse List webhook endpoints
+//
+// The organization's endpoints, oldest first, as one page; secrets are not shown.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/webhooks (the `ListWebhooksV2` operationId).
+func (c *ClientWithResponses) ListWebhooksV2WithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksV2Response, error) {
+	rsp, err := c.ListWebhooksV2(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhooksV2Response(rsp)
+}
+
+// CreateWebhookV2WithBodyWithResponse Register a webhook endpoint
+//
+// Registers a receiver told of every execution the organization starts or joins (at
+// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+// once: keep it to verify deliveries.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+func (c *ClientWithResponses) CreateWebhookV2WithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookV2Response, error) {
+	rsp, err := c.CreateWebhookV2WithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookV2Response(rsp)
+}
+
+// CreateWebhookV2WithResponse Register a webhook endpoint
+//
+// Registers a receiver told of every execution the organization starts or joins (at
+// most 20 per organization). The answer shows the endpoint's signing `secret`, this
+// once: keep it to verify deliveries.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/webhooks (the `CreateWebhookV2` operationId).
+func (c *ClientWithResponses) CreateWebhookV2WithResponse(ctx context.Context, body CreateWebhookV2JSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookV2Response, error) {
+	rsp, err := c.CreateWebhookV2(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookV2Response(rsp)
+}
+
+// ListExecutionWebhookDeliveriesV2WithResponse List the deliveries of an execution
+//
+// The organization's deliveries of one execution's end, newest first: to the webhooks
+// of its starts and to the organization's endpoints. An unknown execution has none.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/webhooks/deliveries (the `ListExecutionWebhookDeliveriesV2` operationId).
+func (c *ClientWithResponses) ListExecutionWebhookDeliveriesV2WithResponse(ctx context.Context, params *ListExecutionWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*ListExecutionWebhookDeliveriesV2Response, error) {
+	rsp, err := c.ListExecutionWebhookDeliveriesV2(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListExecutionWebhookDeliveriesV2Response(rsp)
+}
+
+// DeleteWebhookV2WithResponse Delete a webhook endpoint
+//
+// Removes the endpoint with its deliveries; those still waiting are not sent.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v2/webhooks/{webhook_id} (the `DeleteWebhookV2` operationId).
+func (c *ClientWithResponses) DeleteWebhookV2WithResponse(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookV2Response, error) {
+	rsp, err := c.DeleteWebhookV2(ctx, webhookID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookV2Response(rsp)
+}
+
+// GetWebhookV2WithResponse Read a webhook endpoint
+//
+// The endpoint, without its secret.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/webhooks/{webhook_id} (the `GetWebhookV2` operationId).
+func (c *ClientWithResponses) GetWebhookV2WithResponse(ctx context.Context, webhookID WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookV2Response, error) {
+	rsp, err := c.GetWebhookV2(ctx, webhookID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWebhookV2Response(rsp)
+}
+
+// ListWebhookDeliveriesV2WithResponse List an endpoint's deliveries
+//
+// The endpoint's deliveries, newest first, each with every attempt made.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/webhooks/{webhook_id}/deliveries (the `ListWebhookDeliveriesV2` operationId).
+func (c *ClientWithResponses) ListWebhookDeliveriesV2WithResponse(ctx context.Context, webhookID WebhookID, params *ListWebhookDeliveriesV2Params, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesV2Response, error) {
+	rsp, err := c.ListWebhookDeliveriesV2(ctx, webhookID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookDeliveriesV2Response(rsp)
 }
 
 // ParseLegacyAgenticSearchMiniResponse parses an HTTP response from a LegacyAgenticSearchMiniWithResponse call
@@ -15398,6 +18082,84 @@ func ParseLegacyVendorsResponse(rsp *http.Response) (*LegacyVendorsResponse, err
 			headers.RequestID = value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetConsolePageResponse parses an HTTP response from a GetConsolePageWithResponse call
+func ParseGetConsolePageResponse(rsp *http.Response) (*GetConsolePageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetConsolePageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetConsolePageResponse200Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetConsoleAssetResponse parses an HTTP response from a GetConsoleAssetWithResponse call
+func ParseGetConsoleAssetResponse(rsp *http.Response) (*GetConsoleAssetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetConsoleAssetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetConsoleAssetResponse200Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetConsoleAssetResponse404Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers404 = &headers
 	}
 
 	return response, nil
@@ -19510,6 +22272,212 @@ func ParseListVendorsV1Response(rsp *http.Response) (*ListVendorsV1Response, err
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListVendorsV1Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAccountV2Response parses an HTTP response from a GetAccountV2WithResponse call
+func ParseGetAccountV2Response(rsp *http.Response) (*GetAccountV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAccountV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			AutoTopUp bool `json:"auto_top_up"`
+
+			// Credits The credit balance.
+			Credits int `json:"credits"`
+
+			// Organization The organization's name.
+			Organization string `json:"organization"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetAccountV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetAccountV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetAccountV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetAccountV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAccountV2Response503Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -24576,6 +27544,242 @@ func ParseGetUsageV2Response(rsp *http.Response) (*GetUsageV2Response, error) {
 	return response, nil
 }
 
+// ParseGetUsageActivityV2Response parses an HTTP response from a GetUsageActivityV2WithResponse call
+func ParseGetUsageActivityV2Response(rsp *http.Response) (*GetUsageActivityV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetUsageActivityV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest UsageActivity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetUsageActivityV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetUsageActivityV2Response400Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetUsageActivityV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetUsageActivityV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetUsageActivityV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetUsageActivityV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListVendorsV2Response parses an HTTP response from a ListVendorsV2WithResponse call
 func ParseListVendorsV2Response(rsp *http.Response) (*ListVendorsV2Response, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24778,6 +27982,1463 @@ func ParseListVendorsV2Response(rsp *http.Response) (*ListVendorsV2Response, err
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListVendorsV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListWebhooksV2Response parses an HTTP response from a ListWebhooksV2WithResponse call
+func ParseListWebhooksV2Response(rsp *http.Response) (*ListWebhooksV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhooksV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data []WebhookEndpointRead `json:"data"`
+			Meta EmptyMeta             `json:"meta"`
+
+			// Pagination The v2 pagination object.
+			Pagination Pagination `json:"pagination"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhooksV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListWebhooksV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListWebhooksV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListWebhooksV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWebhookV2Response parses an HTTP response from a CreateWebhookV2WithResponse call
+func ParseCreateWebhookV2Response(rsp *http.Response) (*CreateWebhookV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWebhookV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest struct {
+			// CreatedAt RFC 3339, UTC, milliseconds.
+			//
+			// Example: 2026-11-22T10:00:00.000Z
+			CreatedAt Timestamp `json:"created_at"`
+
+			// Events The events sent; empty means all.
+			Events   []WebhookEvent   `json:"events"`
+			ID       string           `json:"id"`
+			Metadata *WebhookMetadata `json:"metadata"`
+
+			// Secret The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+			// in the answer that made it.
+			Secret WebhookSecret `json:"secret"`
+			URL    string        `json:"url"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateWebhookV2Response201Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateWebhookV2Response400Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateWebhookV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateWebhookV2Response413Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateWebhookV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateWebhookV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWebhookV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListExecutionWebhookDeliveriesV2Response parses an HTTP response from a ListExecutionWebhookDeliveriesV2WithResponse call
+func ParseListExecutionWebhookDeliveriesV2Response(rsp *http.Response) (*ListExecutionWebhookDeliveriesV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListExecutionWebhookDeliveriesV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDeliveries
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListExecutionWebhookDeliveriesV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListExecutionWebhookDeliveriesV2Response400Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListExecutionWebhookDeliveriesV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListExecutionWebhookDeliveriesV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListExecutionWebhookDeliveriesV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListExecutionWebhookDeliveriesV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookV2Response parses an HTTP response from a DeleteWebhookV2WithResponse call
+func ParseDeleteWebhookV2Response(rsp *http.Response) (*DeleteWebhookV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Deleted DeleteWebhookV2200JSONResponseBodyDeleted `json:"deleted"`
+			ID      string                                    `json:"id"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteWebhookV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteWebhookV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteWebhookV2Response404Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteWebhookV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteWebhookV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetWebhookV2Response parses an HTTP response from a GetWebhookV2WithResponse call
+func ParseGetWebhookV2Response(rsp *http.Response) (*GetWebhookV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWebhookV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpointRead
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetWebhookV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetWebhookV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetWebhookV2Response404Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetWebhookV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetWebhookV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookV2Response503Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookDeliveriesV2Response parses an HTTP response from a ListWebhookDeliveriesV2WithResponse call
+func ParseListWebhookDeliveriesV2Response(rsp *http.Response) (*ListWebhookDeliveriesV2Response, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookDeliveriesV2Response{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDeliveries
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest UnauthorizedResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListWebhookDeliveriesV2Response200Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListWebhookDeliveriesV2Response400Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListWebhookDeliveriesV2Response401Headers
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListWebhookDeliveriesV2Response404Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListWebhookDeliveriesV2Response429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListWebhookDeliveriesV2Response500Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RequestID = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhookDeliveriesV2Response503Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

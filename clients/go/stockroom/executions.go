@@ -89,9 +89,13 @@ func (c *ClientWithResponses) WaitExtract(ctx context.Context, id string, w Wait
 	})
 }
 
+// SearchStart is the body of an agentic search's start: a search request, and a webhook to
+// be told of its end.
+type SearchStart = StartAgenticSearchV2JSONRequestBody
+
 // Search starts an agentic search and waits for it to end. The execution it returns holds
 // the first page of results, up to 100.
-func (c *ClientWithResponses) Search(ctx context.Context, req SearchRequest, w Waiting) (*SearchExecution, error) {
+func (c *ClientWithResponses) Search(ctx context.Context, req SearchStart, w Waiting) (*SearchExecution, error) {
 	resp, err := c.StartAgenticSearchV2WithResponse(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("start search: %w", err)

@@ -73,7 +73,7 @@ func TestClientAgainstALiveService(t *testing.T) {
 		t.Errorf("extracted %d products with %d on the first page, want %d", got, len(extract.Data), products)
 	}
 
-	search, err := client.Search(ctx, stockroom.SearchRequest{Query: "shirt"}, quick)
+	search, err := client.Search(ctx, stockroom.SearchStart{Query: "shirt"}, quick)
 	if err != nil {
 		t.Fatalf("search: %v", err)
 	}

@@ -309,6 +309,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's account
+         * @description The caller's organization: its credit balance and whether auto top-up is on (crawls
+         *     need it).
+         */
+        get: operations["getAccountV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/usage/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report usage per path and day, with error rates and latency
+         * @description Each endpoint path called over the period, most called first, then by path: its
+         *     calls, its errors (answers with a status of 400 or more) and their share, the 95th
+         *     percentile of its answer time (an estimate, over the whole period), and its calls and
+         *     errors on each day (UTC) that had any, oldest first. Unpaginated: paths are route
+         *     templates, a few dozen at most. Counts follow the rules of `GET /v2/usage`.
+         */
+        get: operations["getUsageActivityV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The organization's endpoints, oldest first, as one page; secrets are not shown.
+         */
+        get: operations["listWebhooksV2"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a receiver told of every execution the organization starts or joins (at
+         *     most 20 per organization). The answer shows the endpoint's signing `secret`, this
+         *     once: keep it to verify deliveries.
+         */
+        post: operations["createWebhookV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of an execution
+         * @description The organization's deliveries of one execution's end, newest first: to the webhooks
+         *     of its starts and to the organization's endpoints. An unknown execution has none.
+         */
+        get: operations["listExecutionWebhookDeliveriesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id the endpoint's registration answered.
+                 * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+                 */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description The endpoint, without its secret.
+         */
+        get: operations["getWebhookV2"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint with its deliveries; those still waiting are not sent.
+         */
+        delete: operations["deleteWebhookV2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id the endpoint's registration answered.
+                 * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+                 */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The endpoint's deliveries, newest first, each with every attempt made.
+         */
+        get: operations["listWebhookDeliveriesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crawl": {
         parameters: {
             query?: never;
@@ -719,8 +867,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console
+         * @description A web page for people: sign in with an API key, watch executions, browse the catalog,
+         *     try searches and read usage. It calls this API with the key, like any client; every
+         *     asset is served by the service itself.
+         */
+        get: operations["getConsolePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An asset of the console */
+        get: operations["getConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "crawl.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution completed
+         * @description Sent to the receivers that want `crawl.completed`, signed (see the Webhooks tag).
+         */
+        post: operations["crawlCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "crawl.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution failed
+         * @description Sent to the receivers that want `crawl.failed`, signed (see the Webhooks tag).
+         */
+        post: operations["crawlFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "extract.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution completed
+         * @description Sent to the receivers that want `extract.completed`, signed (see the Webhooks tag).
+         */
+        post: operations["extractCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "extract.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution failed
+         * @description Sent to the receivers that want `extract.failed`, signed (see the Webhooks tag).
+         */
+        post: operations["extractFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agentic_search.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution completed
+         * @description Sent to the receivers that want `agentic_search.completed`, signed (see the Webhooks tag).
+         */
+        post: operations["agenticSearchCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agentic_search.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An execution failed
+         * @description Sent to the receivers that want `agentic_search.failed`, signed (see the Webhooks tag).
+         */
+        post: operations["agenticSearchFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The flat body of a 401, as the interface fixes it. */
@@ -850,10 +1158,11 @@ export interface components {
              */
             compare_at_value: number | null;
             /**
-             * @description ISO 4217 code; null when the store states none.
+             * @description ISO 4217 code. A price whose currency the store does not state is not shown: a
+             *     listing's `price` is then null, and a product's or variant's `price` is absent.
              * @example USD
              */
-            currency: string | null;
+            currency: string;
         };
         /** @description A product as a store's collection pages list it. */
         Listing: {
@@ -862,6 +1171,7 @@ export interface components {
             url: string;
             name: string | null;
             images: components["schemas"]["Image"][];
+            /** @description Null when the listing shows no price, or its store states no currency. */
             price: components["schemas"]["Price"] | null;
             /** @description The vendor's hostname. */
             vendor: string;
@@ -976,6 +1286,31 @@ export interface components {
                 period: components["schemas"]["Period"];
             };
         };
+        UsageActivity: {
+            data: components["schemas"]["PathActivity"][];
+            meta: {
+                period: components["schemas"]["Period"];
+            };
+        };
+        /** @description How one endpoint path was used over the period. */
+        PathActivity: {
+            /** @description The route template, as in `GET /v2/usage`. */
+            path: string;
+            total_calls: number;
+            /** @description Answers with a status of 400 or more. */
+            errors: number;
+            /** @description `errors` divided by `total_calls`. */
+            error_rate: number;
+            /** @description 95th percentile of the answer time, in milliseconds. */
+            p95_latency_ms: number;
+            /** @description Each day (UTC) with at least one call, oldest first. */
+            days: {
+                /** Format: date */
+                date: string;
+                calls: number;
+                errors: number;
+            }[];
+        };
         /**
          * @description An execution's state in its own status read.
          * @enum {string}
@@ -1008,6 +1343,7 @@ export interface components {
             /** @constant */
             success: true;
             execution_id: string;
+            webhook_secret?: components["schemas"]["WebhookSecret"];
         };
         StartedV2: {
             execution_id: string;
@@ -1019,6 +1355,7 @@ export interface components {
             /** @description What the start charged. */
             credits_used: number;
             request_id: string;
+            webhook_secret?: components["schemas"]["WebhookSecret"];
         };
         Canceled: {
             /** @constant */
@@ -1026,11 +1363,180 @@ export interface components {
             execution_id: string;
             stop_date: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description What happened. A v1 product batch sends the `extract` events.
+         * @enum {string}
+         */
+        WebhookEvent: "crawl.completed" | "crawl.failed" | "extract.completed" | "extract.failed" | "agentic_search.completed" | "agentic_search.failed";
+        /**
+         * @description The signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown once,
+         *     in the answer that made it.
+         */
+        WebhookSecret: string;
+        /** @description Any JSON object of at most 4096 bytes, echoed in every event. */
+        WebhookMetadata: Record<string, never>;
+        WebhookRequest: {
+            /**
+             * @description The receiver: an absolute http or https URL without `user:password@`. Private,
+             *     loopback, link-local and reserved addresses are refused (names are checked again
+             *     at each attempt, by the address they resolve to), unless the operator allows them.
+             */
+            url: string;
+            /** @description The events to send; all when absent or empty. */
+            events?: components["schemas"]["WebhookEvent"][];
+            metadata?: components["schemas"]["WebhookMetadata"];
+        };
+        /**
+         * @description Be told of this execution's end. `events` may only name the two events of the
+         *     execution's kind (all when absent). The start's answer shows the webhook's signing
+         *     secret (`webhook_secret`), this once. A crawl start answered with the running crawl
+         *     attaches its webhook to that crawl.
+         * @example {
+         *       "url": "https://hooks.example.com/stockroom",
+         *       "metadata": {
+         *         "order": 42
+         *       }
+         *     }
+         */
+        StartWebhook: components["schemas"]["WebhookRequest"];
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            /** @description The events sent; empty means all. */
+            events: components["schemas"]["WebhookEvent"][];
+            metadata: components["schemas"]["WebhookMetadata"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        WebhookEndpointRead: components["schemas"]["WebhookEndpoint"];
+        WebhookAttempt: {
+            attempt: number;
+            attempted_at: components["schemas"]["Timestamp"];
+            duration_ms: number;
+            /** @description The receiver's HTTP status; null when it did not answer. */
+            response_status: number | null;
+            /** @description Why the attempt failed; null when it was answered 2xx. */
+            error: string | null;
+        };
+        WebhookDelivery: {
+            /** @description The message's `webhook-id`, the same on every attempt. */
+            id: string;
+            /** @description The registered endpoint; null for a start's webhook. */
+            endpoint_id: string | null;
+            execution_id: string;
+            event: components["schemas"]["WebhookEvent"];
+            url: string;
+            /**
+             * @description `pending` will be tried again; `failed` ran out of attempts.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            created_at: components["schemas"]["Timestamp"];
+            delivered_at: components["schemas"]["NullableTimestamp"];
+            /** @description When the next attempt is due; set only while pending after a failed attempt. */
+            next_attempt_at: components["schemas"]["NullableTimestamp"];
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        /**
+         * @description The body of every delivery.
+         * @example {
+         *       "type": "crawl.completed",
+         *       "timestamp": "2026-11-22T10:02:41.512Z",
+         *       "data": {
+         *         "execution_id": "crawl-shop.example-3f1c2a9e-6b7d-4c1e-9a55-0d2f7b8e4a10",
+         *         "status": "completed",
+         *         "error": null,
+         *         "created_at": "2026-11-22T10:00:00.000Z",
+         *         "stop_date": "2026-11-22T10:02:41.512Z",
+         *         "counts": {
+         *           "collections_total": 12,
+         *           "listings_total": 840
+         *         },
+         *         "metadata": {
+         *           "order": 42
+         *         }
+         *       }
+         *     }
+         */
+        WebhookPayload: {
+            type: components["schemas"]["WebhookEvent"];
+            /**
+             * Format: date-time
+             * @description When the execution ended.
+             */
+            timestamp: string;
+            data: {
+                execution_id: string;
+                /** @enum {string} */
+                status: "completed" | "failed";
+                /** @description Why it failed (`canceled` after a cancel); null when completed. */
+                error: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                stop_date: string;
+                /**
+                 * @description The whole numbers the execution reported: its result's when completed
+                 *     (crawl: `collections_total`, `listings_total`; extract:
+                 *     `products_requested`, `products_successful`, `products_failed`,
+                 *     `products_invalid`; agentic search: `products_total`), its last
+                 *     progress's when failed (crawl: `collections_found`, `listings_found`;
+                 *     extract: `products_processed`, `products_total`; agentic search:
+                 *     `candidates_found`, `products_ranked`), empty when it reported none.
+                 */
+                counts: {
+                    [key: string]: number;
+                };
+                /** @description The webhook's or endpoint's metadata; null when it has none. */
+                metadata: components["schemas"]["WebhookMetadata"] | null;
+            };
+        };
         CrawlStatusV1: {
             status: components["schemas"]["ListStatus"];
             /** @description Null until the crawl completes. */
             total_listings_found: number | null;
         };
+        /**
+         * @description Present while running: how many of the execution's URLs are waiting for their turn at
+         *     the host (politeness). Waiting is not failing: a URL's deadline runs only while it is
+         *     fetched.
+         */
+        URLsWaitingForHost: number;
+        /**
+         * @description Present while running: the current time, in milliseconds, between the starts of two
+         *     requests to the host. The pace adapts: it starts at the configured delay, slows down
+         *     on 429/503, Retry-After and rising latency, and speeds up while the host answers
+         *     quickly and cleanly, never faster than robots.txt's Crawl-delay or the configured
+         *     ceiling. 0 for a host fetched without delay.
+         */
+        HostDelay: number;
+        /**
+         * @description The HTTP requests the execution made, so far while it runs and in all once it has
+         *     ended; null before it started. Each request counts once in `total` and once in exactly
+         *     one of `pages`, `json`, `sitemaps`, `robots`, `redirects` and `failed`, by what it
+         *     answered; `retries`, `conditional` and `not_modified` count some of the same requests
+         *     again.
+         */
+        NullableFetchRequests: {
+            total: number;
+            /** @description Answered with HTML or another type not listed (error pages included). */
+            pages: number;
+            /** @description Answered with JSON (a platform's catalog or product documents). */
+            json: number;
+            /** @description Answered with XML (sitemaps). */
+            sitemaps: number;
+            /** @description robots.txt. */
+            robots: number;
+            /** @description Answered with a redirect, which was followed. */
+            redirects: number;
+            /** @description Got no answer (refused connection, timeout). */
+            failed: number;
+            /** @description Attempts after the first at one URL. */
+            retries: number;
+            /** @description Asked whether a stored page changed (If-None-Match / If-Modified-Since). */
+            conditional: number;
+            /** @description Conditional requests answered 304; the stored page was used. */
+            not_modified: number;
+        } | null;
         /** @description A crawl's execution detail. */
         CrawlExecution: {
             execution_id: string;
@@ -1047,7 +1553,10 @@ export interface components {
                 progress: {
                     collections_found: number;
                     listings_found: number;
+                    urls_waiting_for_host: components["schemas"]["URLsWaitingForHost"];
+                    host_delay_ms: components["schemas"]["HostDelay"];
                 } | null;
+                requests?: components["schemas"]["NullableFetchRequests"];
                 /**
                  * @description `Determining crawl method`, `Discovering collections`, `Analyzing collections`,
                  *     `Extracting listings`, in this order.
@@ -1160,10 +1669,12 @@ export interface components {
          */
         ProductCommon: {
             id: string;
-            title: string | null;
-            description: string | null;
+            /** @description Empty when the page gives none. */
+            title: string;
+            /** @description Empty when the page gives none. */
+            description: string;
             /** @description The store or retailer name (the hostname when the page names none). */
-            vendor: string | null;
+            vendor: string;
             brand: string | null;
             url: string;
             /** @description The product's slug. */
@@ -1190,6 +1701,19 @@ export interface components {
             tags: string[];
             video_url: string | null;
             updated_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Where each field came from: the field's name (as above) mapped to the adapter
+             *     that supplied it (for example `shopify`, `jsonld`, `opengraph`). Fields an
+             *     adapter did not say are left out; the object may be empty.
+             * @example {
+             *       "title": "shopify",
+             *       "price": "shopify",
+             *       "brand": "jsonld"
+             *     }
+             */
+            field_sources: {
+                [key: string]: string;
+            };
             /** @description Null unless `enable_enrichment`. */
             attributes: components["schemas"]["Attributes"] | null;
             sku: string | null;
@@ -1237,6 +1761,7 @@ export interface components {
             /** @description Vendor mode; the extraction waits for this crawl to end. */
             crawl_id?: string;
             country_code?: string;
+            webhook?: components["schemas"]["StartWebhook"];
         } & components["schemas"]["Flags"];
         ExtractStarted: {
             execution_id: string;
@@ -1262,6 +1787,7 @@ export interface components {
             /** @default false */
             enable_similar_products?: boolean;
             country_code?: string;
+            webhook?: components["schemas"]["StartWebhook"];
         };
         ExtractItemCommon: {
             /** @description The input URL. */
@@ -1330,7 +1856,10 @@ export interface components {
                     products_processed: number;
                     products_total: number;
                     percent_complete: number;
+                    urls_waiting_for_host?: components["schemas"]["URLsWaitingForHost"];
+                    host_delay_ms?: components["schemas"]["HostDelay"];
                 };
+                requests?: components["schemas"]["NullableFetchRequests"];
                 /** @description Live while running. */
                 result: {
                     products_requested: number;
@@ -1447,7 +1976,7 @@ export interface components {
         /** @description One result of a v2 search execution. */
         SearchResultItem: {
             url: string;
-            product: components["schemas"]["Product"] | null;
+            product: components["schemas"]["Product"];
             source: components["schemas"]["ResultSource"];
             score: number;
             /** @description Why the product matched, in words. */
@@ -1502,7 +2031,7 @@ export interface components {
         MiniAnswerV2: {
             data: {
                 url: string;
-                product: components["schemas"]["Product"] | null;
+                product: components["schemas"]["Product"];
                 source: components["schemas"]["ResultSource"];
             }[];
             pagination: components["schemas"]["Pagination"];
@@ -1580,6 +2109,23 @@ export interface components {
         };
     };
     responses: {
+        /** @description Deliveries, newest first. */
+        WebhookDeliveries: {
+            headers: {
+                "Request-ID": components["headers"]["Request-ID"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data: components["schemas"]["WebhookDelivery"][];
+                    pagination: components["schemas"]["Pagination"];
+                    meta: components["schemas"]["EmptyMeta"];
+                };
+            };
+        };
         /** @description The execution is started. */
         StartedV1: {
             headers: {
@@ -1845,6 +2391,13 @@ export interface components {
         UsagePageSize: number;
         /** @description The period, ending now and aligned to whole hours. */
         Period: components["schemas"]["Period"];
+        /**
+         * @description The id the endpoint's registration answered.
+         * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+         */
+        WebhookID: string;
+        /** @description Deliveries per page. */
+        DeliveriesPageSize: number;
     };
     requestBodies: {
         Crawl: {
@@ -1860,6 +2413,7 @@ export interface components {
                      *     port given are used to reach the site (`https` by default).
                      */
                     url: string;
+                    webhook?: components["schemas"]["StartWebhook"];
                 };
             };
         };
@@ -2228,7 +2782,9 @@ export interface operations {
                  *       "limit": 20
                  *     }
                  */
-                "application/json": components["schemas"]["SearchRequest"];
+                "application/json": components["schemas"]["SearchRequest"] & {
+                    webhook?: components["schemas"]["StartWebhook"];
+                };
             };
         };
         responses: {
@@ -2750,6 +3306,329 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organization": "acme",
+                     *       "credits": 999975,
+                     *       "auto_top_up": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The organization's name. */
+                        organization: string;
+                        /** @description The credit balance. */
+                        credits: number;
+                        auto_top_up: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsageActivityV2: {
+        parameters: {
+            query?: {
+                /** @description The period, ending now and aligned to whole hours. */
+                period?: components["parameters"]["Period"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's activity per path. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "path": "/v2/crawl/{execution_id}",
+                     *           "total_calls": 42,
+                     *           "errors": 2,
+                     *           "error_rate": 0.0476,
+                     *           "p95_latency_ms": 12.5,
+                     *           "days": [
+                     *             {
+                     *               "date": "2026-11-27",
+                     *               "calls": 40,
+                     *               "errors": 2
+                     *             },
+                     *             {
+                     *               "date": "2026-11-28",
+                     *               "calls": 2,
+                     *               "errors": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "period": "7d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UsageActivity"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooksV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointRead"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["EmptyMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/stockroom",
+                 *       "events": [
+                 *         "crawl.completed",
+                 *         "crawl.failed"
+                 *       ],
+                 *       "metadata": {
+                 *         "team": "catalog"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42",
+                     *       "url": "https://hooks.example.com/stockroom",
+                     *       "events": [
+                     *         "crawl.completed",
+                     *         "crawl.failed"
+                     *       ],
+                     *       "metadata": {
+                     *         "team": "catalog"
+                     *       },
+                     *       "created_at": "2026-11-22T10:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8BbzMRNm8nQ="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"] & {
+                        secret: components["schemas"]["WebhookSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExecutionWebhookDeliveriesV2: {
+        parameters: {
+            query: {
+                /** @description The execution. */
+                execution_id: string;
+                /** @description The page, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Deliveries per page. */
+                page_size?: components["parameters"]["DeliveriesPageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookDeliveries"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id the endpoint's registration answered.
+                 * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+                 */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointRead"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id the endpoint's registration answered.
+                 * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+                 */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is deleted. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveriesV2: {
+        parameters: {
+            query?: {
+                /** @description The page, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Deliveries per page. */
+                page_size?: components["parameters"]["DeliveriesPageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The id the endpoint's registration answered.
+                 * @example 0b8f3a52-6c1d-4e7a-9f20-3d5b7c9e1a42
+                 */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookDeliveries"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3654,6 +4533,236 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    getConsolePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    getConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's file name, which holds a hash of its content. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset, cacheable for good. */
+            200: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                    "text/css": unknown;
+                };
+            };
+            /** @description No such asset. */
+            404: {
+                headers: {
+                    "Request-ID": components["headers"]["Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    crawlCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    crawlFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    extractCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    extractFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    agenticSearchCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    agenticSearchFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, `msg_` and a UUID; the same on every attempt. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": number;
+                /** @description `v1,` and the base64 HMAC-SHA256 signature. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer (or none within 15 s) is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
