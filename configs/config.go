@@ -311,7 +311,7 @@ func (c *Config) Validate() error {
 	check(c.Fetch.RequestTimeout > 0, "fetch.request_timeout", "must be positive")
 	check(c.Fetch.TotalTimeout >= c.Fetch.RequestTimeout, "fetch.total_timeout", "must be at least fetch.request_timeout")
 	check(c.Fetch.MaxBodyBytes > 0, "fetch.max_body_bytes", "must be positive")
-	check(c.Fetch.MinDelay >= 0 && c.Fetch.MinDelay <= c.Fetch.Delay, "fetch.min_delay", "must be between 0 and fetch.delay (%s), got %s", c.Fetch.Delay, c.Fetch.MinDelay)
+	check(c.Fetch.MinDelay >= 0, "fetch.min_delay", "must not be negative, got %s", c.Fetch.MinDelay)
 	check(c.Fetch.MaxDelay >= c.Fetch.Delay, "fetch.max_delay", "must be at least fetch.delay (%s), got %s", c.Fetch.Delay, c.Fetch.MaxDelay)
 	for i, h := range c.Fetch.Hosts {
 		key := fmt.Sprintf("fetch.hosts[%d]", i)

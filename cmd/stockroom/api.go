@@ -362,13 +362,6 @@ func price(p *stockroom.Price) string {
 	return fmt.Sprintf("%.2f %s", p.CurrentValue, p.Currency)
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // usageOf is a flag set's usage text: how to call the command, what it does, its flags.
 func usageOf(fs *flag.FlagSet, synopsis, purpose string) func() {
 	return func() {

@@ -67,6 +67,8 @@ func Start(t testing.TB, opts Options) *Stack {
 		"STOCKROOM_ADAPTERS__CACHE_DIR=" + filepath.Join(os.TempDir(), "stockroom-test-adapter-cache"),
 		"STOCKROOM_RATE_LIMIT__REQUESTS=0",
 		"STOCKROOM_LOG__LEVEL=warn",
+		// Metrics on a port of the system's choosing: never a fixed one another test holds.
+		"STOCKROOM_METRICS__LISTEN=127.0.0.1:0",
 		// The demo store is on loopback, which the fetcher refuses unless told, and is
 		// ours, so it is fetched without politeness delays.
 		"STOCKROOM_FETCH__ALLOW=" + storeHost,

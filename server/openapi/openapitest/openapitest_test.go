@@ -148,7 +148,7 @@ const (
 			"images": [], "options": [], "variants": [], "store_canonical_url": null, "store_domain": "shop.example",
 			"platform": null, "platform_id": null, "description_html": null, "product_type": null,
 			"engine_product_category_id": null, "engine_product_category_path": null, "tags": [], "video_url": null,
-			"updated_at": "2026-11-22T10:00:00.000Z", "attributes": null, "sku": null, "gtin": null, "mpn": null,
+			"updated_at": "2026-11-22T10:00:00.000Z", "field_sources": {}, "attributes": null, "sku": null, "gtin": null, "mpn": null,
 			"average_rating": null, "rating_scale": null, "review_count": null, "reviews": null, "similar_products": null}}],
 		"pagination": {"page": 1, "page_size": 50, "total_items": 1, "total_pages": 1, "has_next": false, "has_prev": false},
 		"meta": {"progress": {"products_processed": 1, "products_total": 1, "percent_complete": 100},

@@ -45,7 +45,7 @@ func exportedFamilies(t *testing.T) map[string]bool {
 // The dashboard of docs/grafana parses, and its queries name only families the service
 // exports (a histogram's _bucket, _sum and _count series included).
 func TestTheDashboardNamesOnlyExportedFamilies(t *testing.T) {
-	raw, err := os.ReadFile("../docs/grafana/stockroom.json")
+	raw, err := os.ReadFile("../../../../docs/grafana/stockroom.json")
 	if err != nil {
 		t.Fatal(err)
 	}
