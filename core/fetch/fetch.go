@@ -325,7 +325,7 @@ var errBudgetSpent = errors.New("the fetch's time is spent")
 // attempt sends one request once a politeness slot is free, and reads the answer. It
 // counts the request in ctx's Meter and adapts the host's pace to the answer.
 func (f *Fetcher) attempt(ctx context.Context, h *host, u *url.URL, extra http.Header, cached *cacheEntry, retry bool, b *budget) (_ *hopResult, retryAfter time.Duration, _ error) {
-	release, err := h.acquire(ctx)
+	release, err := acquireObserved(ctx, h)
 	if err != nil {
 		return nil, 0, err
 	}
