@@ -43,6 +43,7 @@ type Config struct {
 	Webhooks   Webhooks   `koanf:"webhooks"`
 	Log        Log        `koanf:"log"`
 	Metrics    Metrics    `koanf:"metrics"`
+	Tracing    Tracing    `koanf:"tracing"`
 }
 
 // Metrics configures the Prometheus endpoint (docs/METRICS.md).
@@ -50,6 +51,21 @@ type Metrics struct {
 	// Listen is the address GET /metrics is served on, a listener of its own apart from
 	// the API's. Empty: not served.
 	Listen string `koanf:"listen"`
+}
+
+// Tracing configures OpenTelemetry tracing (docs/OBSERVABILITY.md).
+type Tracing struct {
+	// Enabled turns tracing on. Off, no span is recorded and nothing is exported.
+	Enabled bool `koanf:"enabled"`
+	// Endpoint is the OTLP/HTTP URL spans are sent to (http://collector:4318/v1/traces).
+	// Empty: the exporter's own settings, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+	// OTEL_EXPORTER_OTLP_ENDPOINT, or else http://localhost:4318/v1/traces.
+	Endpoint string `koanf:"endpoint"`
+	// SampleRatio is the share of new traces recorded, from 0 to 1. A request that carries
+	// a traceparent follows its caller's decision.
+	SampleRatio float64 `koanf:"sample_ratio"`
+	// ServiceName names the service in the exported spans (service.name).
+	ServiceName string `koanf:"service_name"`
 }
 
 type Server struct {
@@ -364,6 +380,12 @@ func (c *Config) Validate() error {
 	check(c.Webhooks.Timeout > 0, "webhooks.timeout", "must be positive")
 	check(c.Webhooks.Workers > 0, "webhooks.workers", "must be positive, got %d", c.Webhooks.Workers)
 	check(c.Webhooks.PollInterval >= 10*time.Millisecond, "webhooks.poll_interval", "must be at least 10ms, got %s", c.Webhooks.PollInterval)
+	if c.Tracing.Enabled {
+		check(c.Tracing.Endpoint == "" || strings.HasPrefix(c.Tracing.Endpoint, "http://") || strings.HasPrefix(c.Tracing.Endpoint, "https://"),
+			"tracing.endpoint", "must be an http(s) URL or empty, got %q", c.Tracing.Endpoint)
+		check(c.Tracing.ServiceName != "", "tracing.service_name", "must not be empty when tracing.enabled is true")
+	}
+	check(c.Tracing.SampleRatio >= 0 && c.Tracing.SampleRatio <= 1, "tracing.sample_ratio", "must be between 0 and 1, got %v", c.Tracing.SampleRatio)
 	var level slog.Level
 	check(level.UnmarshalText([]byte(c.Log.Level)) == nil, "log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	check(c.Log.Format == "text" || c.Log.Format == "json", "log.format", "must be text or json, got %q", c.Log.Format)
