@@ -73,7 +73,7 @@ func (w *worker) Work(ctx context.Context, job *river.Job[executionArgs]) error 
 	if !ok {
 		return river.JobCancel(fmt.Errorf("no handler for executions of kind %q", job.Args.ExecutionKind))
 	}
-	err := h(ctx, job.Args.ExecutionID)
+	err := h(withTraceOf(ctx, job.Metadata), job.Args.ExecutionID)
 	var wait *execution.WaitError
 	if errors.As(err, &wait) {
 		return river.JobSnooze(wait.After)
@@ -167,8 +167,12 @@ func (q *Queue) Enqueue(ctx context.Context, kind execution.Kind, executionID st
 
 // insert adds an execution's job in tx, announced to the workers when tx commits.
 func (q *Queue) insert(ctx context.Context, tx pgx.Tx, kind execution.Kind, executionID string) error {
-	_, err := q.client.InsertTx(ctx, tx, executionArgs{ExecutionID: executionID, ExecutionKind: kind},
-		&river.InsertOpts{Queue: queueName(kind), MaxAttempts: 5})
+	metadata, err := metadataOf(ctx)
+	if err != nil {
+		return fmt.Errorf("enqueue %s: trace context: %w", executionID, err)
+	}
+	_, err = q.client.InsertTx(ctx, tx, executionArgs{ExecutionID: executionID, ExecutionKind: kind},
+		&river.InsertOpts{Queue: queueName(kind), MaxAttempts: 5, Metadata: metadata})
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", executionID, err)
 	}
