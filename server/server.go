@@ -10,6 +10,7 @@ import (
 
 	gojson "github.com/goccy/go-json"
 	"github.com/gofiber/fiber/v2"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/affiliate"
@@ -56,7 +57,9 @@ type Deps struct {
 	Stats func() map[string]any
 	// Requests is told of every request answered (metrics); nil tells nobody.
 	Requests RequestObserver
-	Logger   *slog.Logger
+	// Tracer records a span for every request (tracing); nil records none.
+	Tracer trace.Tracer
+	Logger *slog.Logger
 }
 
 // RequestObserver is told of each request the API answers: its method, its route
@@ -88,6 +91,7 @@ type Server struct {
 	checks   []Check
 	stats    func() map[string]any
 	requests RequestObserver
+	tracer   trace.Tracer
 	logger   *slog.Logger
 	// routeTemplates is read-only once New returns.
 	routeTemplates map[string]string
@@ -106,7 +110,7 @@ func New(deps Deps, opts Options) *Server {
 	s := &Server{
 		access: deps.Access, catalog: deps.Catalog, crawl: deps.Crawl, extract: deps.Extract, search: deps.Search, usage: deps.Usage, recorder: deps.Recorder,
 		webhooks: deps.Webhooks,
-		checks:   deps.Checks, stats: deps.Stats, requests: deps.Requests, logger: deps.Logger,
+		checks:   deps.Checks, stats: deps.Stats, requests: deps.Requests, tracer: deps.Tracer, logger: deps.Logger,
 		affiliate: deps.Affiliate,
 	}
 	s.app = fiber.New(fiber.Config{
@@ -131,7 +135,12 @@ func (s *Server) App() *fiber.App { return s.app }
 
 func (s *Server) routes(opts Options) {
 	app := s.app
-	app.Use(assignRequestID, s.observe, s.recoverPanics)
+	app.Use(assignRequestID)
+	if s.tracer != nil {
+		// Before observe, so that the span sees the status of an error observe answers.
+		app.Use(s.trace)
+	}
+	app.Use(s.observe, s.recoverPanics)
 	app.Get("/healthz", s.health)
 	app.Get("/openapi.json", openAPIDocument)
 	app.Get("/docs", docsPage)
