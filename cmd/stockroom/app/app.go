@@ -32,6 +32,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/tracing"
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/access"
 	"github.com/stockroom/stockroom/core/affiliate"
@@ -62,6 +63,8 @@ type Service struct {
 	metrics         *metrics.Metrics
 	metricsRegistry *prometheus.Registry
 	metricsAddress  string
+	// tracing records the service's spans; nil when tracing.enabled is false.
+	tracing *tracing.Tracing
 
 	// running is what Start started, for Wait to stop; nil before Start.
 	running *running
@@ -83,6 +86,10 @@ type Options struct {
 func New(ctx context.Context, cfg *configs.Config, opts Options) (*Service, error) {
 	s, err := openPostgres(ctx, cfg, opts)
 	if err != nil {
+		return nil, err
+	}
+	if s.tracing, err = newTracing(ctx, cfg.Tracing, s.version); err != nil {
+		s.Close()
 		return nil, err
 	}
 	if cfg.ClickHouse.URL == "" {
@@ -141,9 +148,16 @@ func openPostgres(ctx context.Context, cfg *configs.Config, opts Options) (*Serv
 // and what `make run` gives its demo key from.
 func (s *Service) Access() *access.Service { return s.access }
 
-// Close flushes the usage recorder (to ClickHouse, or to its spool) and disconnects from
-// the databases. Call it after Run or Wait has returned.
+// Close flushes the usage recorder (to ClickHouse, or to its spool) and the spans not yet
+// exported, and disconnects from the databases. Call it after Run or Wait has returned.
 func (s *Service) Close() {
+	if s.tracing != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.tracing.Shutdown(ctx); err != nil {
+			s.logger.Error("export the last spans", "err", err)
+		}
+	}
 	if s.metering != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -313,6 +327,7 @@ func (s *Service) api(eng *engine) *server.Server {
 	if s.metrics != nil {
 		deps.Requests = s.metrics
 	}
+	deps.Tracer = s.tracing.Tracer()
 	return server.New(deps, server.Options{
 		BodyLimit:    s.cfg.Server.BodyLimit,
 		ReadTimeout:  s.cfg.Server.ReadTimeout,

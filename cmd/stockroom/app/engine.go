@@ -10,6 +10,7 @@ import (
 
 	"github.com/stockroom/stockroom/adapters/builtin"
 	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/tracing"
 	"github.com/stockroom/stockroom/configs"
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/crawl"
@@ -72,8 +73,8 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		return nil, err
 	}
 	set := &adapter.Set{
-		Source:  s.metrics.Adapters(reg, wasm.FailureOf),
-		Fetcher: s.metrics.Fetcher(adapter.FetcherFunc(fetcher.FetchDocument), classes.ofURL),
+		Source:  s.tracing.Adapters(s.metrics.Adapters(reg, wasm.FailureOf), wasm.FailureOf),
+		Fetcher: s.tracing.Fetcher(s.metrics.Fetcher(adapter.FetcherFunc(fetcher.FetchDocument), classes.ofURL)),
 		Logger:  s.logger,
 	}
 
@@ -107,7 +108,7 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		execution.AgenticSearch: searches.Run,
 	}
 	for kind, handle := range handlers {
-		handlers[kind] = metrics.Job(s.metrics, string(kind), handle)
+		handlers[kind] = tracing.Job(s.tracing, string(kind), metrics.Job(s.metrics, string(kind), handle))
 	}
 	queue, err := jobs.New(s.pool, handlers, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
 		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval},

@@ -70,7 +70,7 @@ func (m *Metrics) Fetcher(f adapter.Fetcher, hostClass func(url string) string) 
 		doc, err := f.Fetch(ctx, url)
 		class := hostClass(url)
 		m.fetchDuration.WithLabelValues(class).Observe(time.Since(start).Seconds())
-		m.fetches.WithLabelValues(fetchOutcome(doc, err), class).Inc()
+		m.fetches.WithLabelValues(FetchOutcome(doc, err), class).Inc()
 		if doc != nil {
 			m.fetchBytes.WithLabelValues(class).Add(float64(len(doc.Body)))
 		}
@@ -78,8 +78,9 @@ func (m *Metrics) Fetcher(f adapter.Fetcher, hostClass func(url string) string) 
 	})
 }
 
-// fetchOutcome names how a fetch ended.
-func fetchOutcome(doc *adapter.Document, err error) string {
+// FetchOutcome names how a fetch ended: ok, client_error, server_error, failed or
+// canceled. Tracing names its fetches' outcomes the same way.
+func FetchOutcome(doc *adapter.Document, err error) string {
 	switch {
 	case err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		return "canceled"
