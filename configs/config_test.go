@@ -53,12 +53,30 @@ func TestInvalidValuesAreNamedByKey(t *testing.T) {
 		{"STOCKROOM_RATE_LIMIT__WINDOW=soon", "rate_limit"},
 		{"STOCKROOM_AFFILIATE__TEMPLATE=https://go.example/?u={url_encoded}", "affiliate.vendors"},
 		{"STOCKROOM_AFFILIATE__VENDORS=shop.com", "affiliate.template"},
+		{"STOCKROOM_TRACING__SAMPLE_RATIO=1.5", "tracing.sample_ratio"},
 	}
 	for _, c := range cases {
 		_, err := Load("", []string{c.env})
 		if err == nil || !strings.Contains(err.Error(), c.key) {
 			t.Errorf("%s: error %v, want one naming %s", c.env, err, c.key)
 		}
+	}
+}
+
+func TestTracingIsOffByDefaultAndItsEndpointIsAURL(t *testing.T) {
+	cfg, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Tracing.Enabled {
+		t.Error("tracing is on by default")
+	}
+	_, err = Load("", []string{"STOCKROOM_TRACING__ENABLED=true", "STOCKROOM_TRACING__ENDPOINT=collector:4318"})
+	if err == nil || !strings.Contains(err.Error(), "tracing.endpoint") {
+		t.Errorf("an endpoint that is no URL: error %v, want one naming tracing.endpoint", err)
+	}
+	if _, err := Load("", []string{"STOCKROOM_TRACING__ENABLED=true"}); err != nil {
+		t.Errorf("tracing on with the exporter's own endpoint: %v", err)
 	}
 }
 
