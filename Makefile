@@ -11,7 +11,7 @@ BENCHFLAGS ?= -run '^$$' -bench . -benchmem -timeout 60m
 # The built-in adapters' WebAssembly guests (target `wasm`).
 include adapters/adapters.mk
 
-.PHONY: build run test bench eval vet clean docs-ui console clients clients-deps
+.PHONY: build run test bench bench-observe eval vet clean docs-ui console clients clients-deps
 
 # The documentation page's script: Redoc's standalone bundle from the npm package pinned in
 # $(DOCS_UI), copied into the assets the binary embeds (server/openapi). Not committed: a
@@ -91,6 +91,22 @@ bench: build
 			../$(BIN) local exec --data ../.data/bench -- $(GO) test $(BENCHFLAGS) -bench 'Benchmark(Crawl|ListPage)$$' -benchtime 1x -count 1 ./... || exit 1; \
 	done
 	cd bench && ../$(BIN) local exec --data ../.data/bench -- $(GO) test $(BENCHFLAGS) -bench 'BenchmarkVendorJob$$' -benchtime 1x -count 1 ./...
+
+# What metrics and tracing cost the crawl's busiest path: BenchmarkListPage's modes
+# (observe=off, metrics, tracing) in BENCH_OBSERVE_ROUNDS runs of one test binary, each
+# mode once a run, their order turned run by run so that none always goes first; then
+# benchstat compares the modes (cmd/stockroom/app/metrics/RATIONALE.md has the figures).
+BENCH_OBSERVE_ROUNDS ?= 10
+BENCH_OBSERVE_FILE = $(CURDIR)/.data/bench/observe.txt
+bench-observe: wasm
+	mkdir -p .data/bench
+	cd bench && $(GO) test -c -o ../.data/bench/bench.test .
+	rm -f $(BENCH_OBSERVE_FILE)
+	for round in $$(seq $(BENCH_OBSERVE_ROUNDS)); do \
+		BENCH_ROUND=$$round .data/bench/bench.test -test.run '^$$' -test.bench 'ListPage$$' -test.benchtime 1s \
+			-test.benchmem -test.count 1 >> $(BENCH_OBSERVE_FILE) || exit 1; \
+	done
+	$(GO) run golang.org/x/perf/cmd/benchstat@latest -col /observe $(BENCH_OBSERVE_FILE)
 
 # Search quality: the labelled set of evaluation/queries.json, engine and full-text
 # baseline side by side (nDCG@10, MRR, hard-constraint violations).

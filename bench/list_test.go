@@ -7,14 +7,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/stockroom/stockroom/adapters/builtin"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/stockroom/stockroom/adapters/builtin"
 	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
+	"github.com/stockroom/stockroom/cmd/stockroom/app/tracing"
 	"github.com/stockroom/stockroom/core/adapter"
 	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/plugins/registry"
@@ -33,9 +36,13 @@ import (
 // adapter's guest code passed (wasm.Module.GuestLoops): its work, in a measure this
 // machine's load does not move, for comparing two builds of an adapter.
 //
-// Each case runs with metrics off, then on (metrics=on: the adapters and the fetcher
-// measured as the service measures them, cmd/stockroom/app), side by side in one run, so
-// that metrics' cost on the crawl's busiest path can be read off (cmd/stockroom/app/metrics/RATIONALE.md).
+// Each case runs unobserved (observe=off), measured as the service measures it
+// (observe=metrics: the adapters and the fetcher wrapped by cmd/stockroom/app/metrics) and
+// traced (observe=tracing: every fetch and adapter call a sampled span, handed to an
+// exporter that discards it), in one run, so that what metrics and tracing cost the
+// crawl's busiest path can be read off. BENCH_ROUND turns the order of the modes round by
+// round, for runs made in rounds (make bench-observe); see
+// cmd/stockroom/app/metrics/RATIONALE.md.
 func BenchmarkListPage(b *testing.B) {
 	ctx := context.Background()
 	fleet, err := demostore.Launch(ctx,
@@ -51,6 +58,13 @@ func BenchmarkListPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	traced := tracing.New(tracetest.NewNoopExporter(), tracing.Config{SampleRatio: 1, ServiceName: "bench"})
+	b.Cleanup(func() { _ = traced.Shutdown(context.Background()) })
+	modes := []string{"off", "metrics", "tracing"}
+	if round, err := strconv.Atoi(os.Getenv("BENCH_ROUND")); err == nil {
+		turn := round % len(modes)
+		modes = append(modes[turn:], modes[:turn]...)
+	}
 	for _, c := range []struct {
 		name       string
 		kind       demostore.Kind
@@ -64,13 +78,16 @@ func BenchmarkListPage(b *testing.B) {
 		{"html", demostore.HTML, "", "/shop/sale", ""},
 		{"html-later", demostore.HTML, "", "/shop/sale", "?page=2"},
 	} {
-		for _, on := range []bool{false, true} {
-			name := c.name + "/metrics=off"
+		for _, mode := range modes {
+			name := c.name + "/observe=" + mode
 			set.Source, set.Fetcher = unmeasured, &savedPages{pages: map[string]*adapter.Document{}}
-			if on {
-				name = c.name + "/metrics=on"
+			switch mode {
+			case "metrics":
 				set.Source = measured.Adapters(unmeasured, wasm.FailureOf)
 				set.Fetcher = measured.Fetcher(set.Fetcher, func(string) string { return "no_delay" })
+			case "tracing":
+				set.Source = traced.Adapters(unmeasured, wasm.FailureOf)
+				set.Fetcher = traced.Fetcher(set.Fetcher)
 			}
 			b.Run(name, func(b *testing.B) {
 				collection := fleet.Get(c.kind).URL(c.collection)
