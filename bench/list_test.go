@@ -87,6 +87,7 @@ func BenchmarkListPageObserved(b *testing.B) {
 			// wall[i][j] and cpu[i][j] are mode i's time and CPU at iteration j.
 			wall := make([][]time.Duration, len(observeModes))
 			cpu := make([][]time.Duration, len(observeModes))
+			calls, fetches := pages.counted(b, "stockroom_adapter_calls_total"), pages.counted(b, "stockroom_fetches_total")
 			turn := 0
 			for b.Loop() {
 				for k := range observeModes {
@@ -98,6 +99,10 @@ func BenchmarkListPageObserved(b *testing.B) {
 				}
 				turn++
 			}
+			// The calls each page observed makes, which BenchmarkObservedCall of
+			// cmd/stockroom/app/tracing prices one by one.
+			b.ReportMetric((pages.counted(b, "stockroom_adapter_calls_total")-calls)/float64(b.N), "adapter-calls/page")
+			b.ReportMetric((pages.counted(b, "stockroom_fetches_total")-fetches)/float64(b.N), "fetches/page")
 			for i, mode := range observeModes[1:] {
 				b.ReportMetric(medianRatio(wall[i+1], wall[0]), mode+"/off-wall")
 				b.ReportMetric(medianRatio(cpu[i+1], cpu[0]), mode+"/off-cpu")
@@ -148,6 +153,7 @@ type listPages struct {
 	fleet    *demostore.Fleet
 	adapters adapter.Source
 	measured *metrics.Metrics
+	registry *prometheus.Registry // measured's
 	traced   *tracing.Tracing
 }
 
@@ -159,13 +165,32 @@ func newListPages(b *testing.B) *listPages {
 		b.Fatal(err)
 	}
 	b.Cleanup(fleet.Stop)
-	measured, err := metrics.New(prometheus.NewRegistry())
+	reg := prometheus.NewRegistry()
+	measured, err := metrics.New(reg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	traced := tracing.New(tracetest.NewNoopExporter(), tracing.Config{SampleRatio: 1, ServiceName: "bench"})
 	b.Cleanup(func() { _ = traced.Shutdown(context.Background()) })
-	return &listPages{fleet: fleet, adapters: builtinAdapters(b).Source, measured: measured, traced: traced}
+	return &listPages{fleet: fleet, adapters: builtinAdapters(b).Source, measured: measured, registry: reg, traced: traced}
+}
+
+// counted sums the samples of a counter family of the metrics: the adapter calls
+// (stockroom_adapter_calls_total) or the fetches (stockroom_fetches_total) measured so far.
+func (p *listPages) counted(b *testing.B, family string) float64 {
+	families, err := p.registry.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for _, f := range families {
+		if f.GetName() == family {
+			for _, m := range f.GetMetric() {
+				sum += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return sum
 }
 
 // listedPage is one case's page, ready to be listed from memory.
