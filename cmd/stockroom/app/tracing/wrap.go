@@ -2,6 +2,7 @@ package tracing
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/stockroom/stockroom/cmd/stockroom/app/metrics"
 	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/fetch"
 )
 
@@ -126,7 +128,12 @@ func Job[H ~func(context.Context, string) error](t *Tracing, kind string, handle
 			trace.WithAttributes(attrExecutionID.String(id), attrExecutionKind.String(kind)))
 		defer span.End()
 		err := handle(ctx, id)
-		if err != nil {
+		var wait *execution.WaitError
+		switch {
+		case errors.As(err, &wait):
+			// Not a failure: the execution runs again later (an extraction waiting for its crawl).
+			span.AddEvent("waiting", trace.WithAttributes(attribute.String("reason", wait.Reason)))
+		case err != nil:
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
 		}
