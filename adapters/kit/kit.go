@@ -1,7 +1,8 @@
-// Package kit is the adapter authoring kit behind `stockroom adapter`: run an adapter on
-// a saved page, test one against saved pages with expected outputs, scaffold a new one.
-// Everything works offline: follow-up fetches an adapter asks for fail with status 0
-// unless a saved copy is given.
+// Package kit is the adapter authoring kit behind `stockroom adapter`: run the adapters
+// on a saved page as the service runs them, test an adapter against saved pages with the
+// answers expected of each operation, scaffold a new adapter, and install one into the
+// service's adapters folder with its manifest. Everything works offline: follow-up
+// fetches an adapter asks for fail with status 0 unless a saved copy is given.
 package kit
 
 import (
@@ -10,16 +11,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing/fstest"
 
 	"github.com/stockroom/stockroom/adapters/builtin"
-	"github.com/stockroom/stockroom/adapters/rank"
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/plugins/registry"
 	"github.com/stockroom/stockroom/plugins/wasm"
@@ -31,6 +31,19 @@ type Env struct {
 	CacheDir string
 	// Logger receives the runtime's and registry's log lines; nil discards them.
 	Logger *slog.Logger
+	// AdaptersDir is the folder of third-party adapters the service loads beside the
+	// built-ins (its adapters.dir); "" for none.
+	AdaptersDir string
+	// RequireChecksum refuses the adapters of AdaptersDir whose manifest has no sha256,
+	// as the service's adapters.require_checksum does.
+	RequireChecksum bool
+}
+
+func (e Env) logger() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
 func (e Env) runtime(ctx context.Context) (*wasm.Runtime, error) {
@@ -40,187 +53,213 @@ func (e Env) runtime(ctx context.Context) (*wasm.Runtime, error) {
 			dir = filepath.Join(base, "stockroom", "wazero")
 		}
 	}
-	log := e.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return wasm.New(ctx, wasm.Config{CacheDir: dir, PoolSize: 1, Logger: log})
+	return wasm.New(ctx, wasm.Config{CacheDir: dir, PoolSize: 1, Logger: e.logger()})
 }
 
-// source loads the adapters a command runs: spec "" means every built-in, a name one
-// built-in, a path ending in .wasm that module alone. The returned close releases them.
-func (e Env) source(ctx context.Context, spec string) (adapter.Source, func(), error) {
+// isModuleFile reports whether spec names an adapter module file rather than an adapter.
+func isModuleFile(spec string) bool { return strings.HasSuffix(spec, ".wasm") }
+
+// alone loads the one adapter spec names, to run it by itself: a module file
+// (FILE.wasm), or the name of a built-in adapter or of one in the adapters folder. The
+// returned close releases it.
+func (e Env) alone(ctx context.Context, spec string) (adapter.Source, func(), error) {
 	rt, err := e.runtime(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	closeRT := func() { rt.Close(ctx) }
-	if strings.HasSuffix(spec, ".wasm") {
+	m, err := e.loadAlone(ctx, rt, spec)
+	if err != nil {
+		closeRT()
+		return nil, nil, err
+	}
+	return staticSource{m}, closeRT, nil
+}
+
+func (e Env) loadAlone(ctx context.Context, rt *wasm.Runtime, spec string) (adapter.Module, error) {
+	if isModuleFile(spec) {
 		bin, err := os.ReadFile(spec)
 		if err != nil {
-			closeRT()
-			return nil, nil, err
+			return nil, err
 		}
-		m, err := rt.Load(ctx, filepath.Base(spec), bin)
-		if err != nil {
-			closeRT()
-			return nil, nil, err
+		name := strings.TrimSuffix(filepath.Base(spec), ".wasm")
+		if ms := manifestsBeside(spec); len(ms) == 1 {
+			name = ms[0].Name
 		}
-		return staticSource{m}, closeRT, nil
+		return rt.Load(ctx, name, bin)
 	}
 	reg, err := e.builtins(ctx, rt)
 	if err != nil {
-		closeRT()
-		return nil, nil, err
+		return nil, err
 	}
-	if spec == "" {
-		return reg, closeRT, nil
+	if m := find(reg, spec); m != nil {
+		return m, nil
 	}
-	for _, m := range reg.Modules() {
-		if m.Info().Name == spec {
-			return staticSource{m}, closeRT, nil
+	known := names(reg)
+	if e.AdaptersDir != "" {
+		folder := registry.New(rt, e.logger())
+		err := folder.Sync(ctx, e.AdaptersDir, os.DirFS(e.AdaptersDir), registry.Options{RequireChecksum: e.RequireChecksum})
+		if m := find(folder, spec); m != nil {
+			return m, nil
 		}
+		if err != nil {
+			return nil, fmt.Errorf("no adapter %q: not a built-in, and the adapters folder %s: %w", spec, e.AdaptersDir, err)
+		}
+		known = append(known, names(folder)...)
 	}
-	closeRT()
-	return nil, nil, fmt.Errorf("no built-in adapter %q", spec)
+	return nil, fmt.Errorf("no adapter %q among %s (built-ins, and the adapters folder %q)", spec, strings.Join(known, ", "), e.AdaptersDir)
 }
 
-// serviceSource loads the adapters the service runs: every built-in and, when file is
-// not "", that module beside them, loaded through the registry as the service loads one
-// from its adapters directory. The module's manifest is the one beside it that names it,
-// or, when there is none, its own name and version at priority 0. The returned close
-// releases them.
-func (e Env) serviceSource(ctx context.Context, file string) (adapter.Source, func(), error) {
+// service loads the adapters the service runs: every built-in and every adapter of the
+// adapters folder, and, when file is not "", that module beside them, loaded through the
+// registry as the service loads one from its adapters folder. The module's manifests are
+// those beside it that name it or, when there are none, one made from its own name and
+// version at priority 0; an adapter of the folder with the same name gives way to it, so
+// that a new build of an installed adapter can be tried. The returned close releases
+// them.
+func (e Env) service(ctx context.Context, file string) (adapter.Source, func(), error) {
 	rt, err := e.runtime(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	closeRT := func() { rt.Close(ctx) }
 	reg, err := e.builtins(ctx, rt)
-	if err == nil && file != "" {
-		err = addModule(ctx, rt, reg, file)
-	}
 	if err != nil {
 		closeRT()
 		return nil, nil, err
+	}
+	var module fstest.MapFS
+	var replaced []string
+	if file != "" {
+		if module, replaced, err = moduleFS(ctx, rt, file); err != nil {
+			closeRT()
+			return nil, nil, err
+		}
+	}
+	if e.AdaptersDir != "" {
+		if _, err := os.Stat(e.AdaptersDir); err != nil {
+			closeRT()
+			return nil, nil, fmt.Errorf("adapters folder: %w", err)
+		}
+		// As in the service, an adapter of the folder that does not load is logged and
+		// left out; the others run.
+		_ = reg.Sync(ctx, e.AdaptersDir, withoutAdapters{os.DirFS(e.AdaptersDir), replaced}, registry.Options{RequireChecksum: e.RequireChecksum})
+	}
+	if file != "" {
+		if err := reg.Sync(ctx, filepath.Dir(file), module, registry.Options{}); err != nil {
+			closeRT()
+			return nil, nil, err
+		}
 	}
 	return reg, closeRT, nil
 }
 
 // builtins is a registry of the built-in adapters loaded into rt.
 func (e Env) builtins(ctx context.Context, rt *wasm.Runtime) (*registry.Registry, error) {
-	reg := registry.New(rt, e.Logger)
+	reg := registry.New(rt, e.logger())
 	if err := reg.Sync(ctx, "builtin", builtin.FS, registry.Options{}); err != nil && len(reg.Modules()) == 0 {
 		return nil, fmt.Errorf("built-in adapters: %w (run make wasm)", err)
 	}
 	return reg, nil
 }
 
-// addModule loads the adapter module at file into reg, with the manifests beside it that
-// name it, or one made from the module's own name and version.
-func addModule(ctx context.Context, rt *wasm.Runtime, reg *registry.Registry, file string) error {
+// moduleFS is the module at file with its manifests, as a directory the registry loads:
+// the manifests beside it that name it, or one made from the module's own name and
+// version. It also returns the names of the adapters it holds.
+func moduleFS(ctx context.Context, rt *wasm.Runtime, file string) (fstest.MapFS, []string, error) {
 	bin, err := os.ReadFile(file)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	dir, base := filepath.Dir(file), filepath.Base(file)
+	base := filepath.Base(file)
 	fsys := fstest.MapFS{base: {Data: bin}}
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var held []string
+	for _, m := range manifestsBeside(file) {
+		raw, err := json.Marshal(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		fsys[m.Name+".json"] = &fstest.MapFile{Data: raw}
+		held = append(held, m.Name)
+	}
+	if len(held) == 0 {
+		mod, err := rt.Load(ctx, strings.TrimSuffix(base, ".wasm"), bin)
+		if err != nil {
+			return nil, nil, err
+		}
+		info := mod.Info()
+		mod.Close(ctx)
+		raw, err := json.Marshal(registry.Manifest{Name: info.Name, Version: info.Version, File: base})
+		if err != nil {
+			return nil, nil, err
+		}
+		fsys[info.Name+".json"] = &fstest.MapFile{Data: raw}
+		held = append(held, info.Name)
+	}
+	return fsys, held, nil
+}
+
+// manifestsBeside returns the manifests in the directory of the module file that name it.
+// Their checksum is left out: a manifest beside a module being built is usually older
+// than the build.
+func manifestsBeside(file string) []registry.Manifest {
+	base := filepath.Base(file)
+	paths, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "*.json"))
+	var out []registry.Manifest
 	for _, p := range paths {
 		raw, err := os.ReadFile(p)
 		if err != nil {
 			continue
 		}
 		var m registry.Manifest
-		if json.Unmarshal(raw, &m) == nil && m.Name != "" && cmp.Or(m.File, m.Name+".wasm") == base {
-			fsys[filepath.Base(p)] = &fstest.MapFile{Data: raw}
+		if json.Unmarshal(raw, &m) == nil && m.Name != "" && cmp.Or(m.File, m.Name+".wasm") == base && filepath.Base(p) == m.Name+".json" {
+			m.SHA256, m.File = "", base
+			out = append(out, m)
 		}
 	}
-	if len(fsys) == 1 {
-		mod, err := rt.Load(ctx, base, bin)
-		if err != nil {
-			return err
-		}
-		info := mod.Info()
-		mod.Close(ctx)
-		raw, _ := json.Marshal(registry.Manifest{Name: info.Name, Version: info.Version, File: base})
-		fsys[info.Name+".json"] = &fstest.MapFile{Data: raw}
+	return out
+}
+
+// withoutAdapters is an adapters folder with the manifests of some adapters hidden.
+type withoutAdapters struct {
+	fs.FS
+	hidden []string
+}
+
+func (w withoutAdapters) isHidden(name string) bool {
+	base, ok := strings.CutSuffix(name, ".json")
+	return ok && slices.Contains(w.hidden, base)
+}
+
+func (w withoutAdapters) Open(name string) (fs.File, error) {
+	if w.isHidden(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	return reg.Sync(ctx, dir, fsys, registry.Options{})
+	return w.FS.Open(name)
+}
+
+func (w withoutAdapters) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(w.FS, name)
+	return slices.DeleteFunc(entries, func(d fs.DirEntry) bool { return name == "." && w.isHidden(d.Name()) }), err
+}
+
+func find(reg *registry.Registry, name string) adapter.Module {
+	for _, m := range reg.Modules() {
+		if m.Info().Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+func names(reg *registry.Registry) []string {
+	var out []string
+	for _, m := range reg.Modules() {
+		out = append(out, m.Info().Name)
+	}
+	return out
 }
 
 type staticSource []adapter.Module
 
 func (s staticSource) Modules() []adapter.Module { return s }
-
-// savedPages serves documents from files: the page itself, and follow-ups from dir, where
-// a follow-up URL is saved under its path with "/" replaced by "_" (for
-// https://shop/products/x.json, products_x.json). Anything else fails as offline.
-type savedPages struct {
-	page *adapter.Document
-	dir  string
-}
-
-func (s savedPages) Fetch(_ context.Context, rawURL string) (*adapter.Document, error) {
-	if rawURL == s.page.URL {
-		return s.page, nil
-	}
-	if s.dir != "" {
-		if u, err := url.Parse(rawURL); err == nil {
-			name := strings.ReplaceAll(strings.TrimPrefix(u.Path, "/"), "/", "_")
-			if body, err := os.ReadFile(filepath.Join(s.dir, name)); err == nil && name != "" {
-				return &adapter.Document{URL: rawURL, Status: 200, Body: body}, nil
-			}
-		}
-	}
-	return &adapter.Document{URL: rawURL, Err: "offline: no saved copy"}, nil
-}
-
-func savedPage(rawURL, file string) (*adapter.Document, error) {
-	body, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return &adapter.Document{URL: rawURL, Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: body}, nil
-}
-
-// extract runs the adapters of src over a saved page and renders the result as the kit
-// prints it: the v2 product, or {"outcome", "message"}. It asks an adapter.Set, as the
-// service does, so the merge rules are the service's.
-func (e Env) extract(ctx context.Context, src adapter.Source, rawURL, file, docsDir string) (map[string]any, error) {
-	set := &adapter.Set{Source: src, Logger: e.Logger}
-	var page *adapter.Document
-	if file != "" {
-		var err error
-		if page, err = savedPage(rawURL, file); err != nil {
-			return nil, err
-		}
-	} else {
-		page = &adapter.Document{URL: rawURL, Err: "no page given"}
-	}
-	set.Fetcher = savedPages{page: page, dir: docsDir}
-	res, err := set.Extract(ctx, rawURL, page)
-	if err != nil {
-		return nil, err
-	}
-	if res.Product == nil {
-		return map[string]any{"outcome": string(res.Outcome), "message": res.Message}, nil
-	}
-	return V2(res.Product, rawURL), nil
-}
-
-// Explain writes how the candidate ranker (adapters/rank) reads the saved page file, with
-// the weights the built-in adapters ship: per field, the candidates with their source,
-// features and score, and which won. It reads the page natively with the guest's code.
-func (e Env) Explain(ctx context.Context, w io.Writer, rawURL, file string) error {
-	body, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	g, err := rank.GatherPage(ctx, rawURL, body)
-	if err != nil {
-		return fmt.Errorf("explain %s: %w", file, err)
-	}
-	rank.Default().Rank(g).Explain(w)
-	return nil
-}

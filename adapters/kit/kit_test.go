@@ -45,7 +45,7 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 		t.Skip("built-in modules not built (run make wasm): run needs them beside the adapter")
 	}
 	out.Reset()
-	if err := env.Run(ctx, &out, "https://shop.example/products/example-mug", filepath.Join(dir, "testdata/example.html"), wasmFile, ""); err != nil {
+	if err := env.Run(ctx, &out, wasmFile, Request{URL: "https://shop.example/products/example-mug", File: filepath.Join(dir, "testdata/example.html")}); err != nil {
 		t.Fatal(err)
 	}
 	var product map[string]any
@@ -62,7 +62,7 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := env.Run(ctx, &out, "https://shop.example/category/mugs", filepath.Join(dir, "testdata/category.html"), wasmFile, ""); err != nil {
+	if err := env.Run(ctx, &out, wasmFile, Request{URL: "https://shop.example/category/mugs", File: filepath.Join(dir, "testdata/category.html")}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"outcome": "non_product_url"`) {
@@ -92,7 +92,7 @@ func TestRunReportsOutcomes(t *testing.T) {
 		{"https://shop.example/", "non_product_url"},
 	} {
 		var out bytes.Buffer
-		if err := env.Run(context.Background(), &out, tc.url, page, "", ""); err != nil {
+		if err := env.Run(context.Background(), &out, "", Request{URL: tc.url, File: page}); err != nil {
 			t.Fatal(err)
 		}
 		var got map[string]any
@@ -115,7 +115,7 @@ func TestRunAnswersAsTheServiceDoes(t *testing.T) {
 	const url = "https://harbour-pottery.example/collections/mugs"
 	run := func(spec string) map[string]any {
 		var out bytes.Buffer
-		if err := env.Run(context.Background(), &out, url, page, spec, ""); err != nil {
+		if err := env.Run(context.Background(), &out, spec, Request{URL: url, File: page}); err != nil {
 			t.Fatal(err)
 		}
 		var got map[string]any

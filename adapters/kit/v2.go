@@ -23,10 +23,7 @@ func V2(p *product.Product, pageURL string) map[string]any {
 	}
 	images := make([]any, 0, len(p.Images))
 	for _, im := range p.Images {
-		images = append(images, map[string]any{
-			"id": im.ID, "url": im.URL, "alt_text": deref(im.AltText), "position": im.Position,
-			"width": deref(im.Width), "height": deref(im.Height), "variant_ids": nonNil(im.VariantIDs), "attributes": nil,
-		})
+		images = append(images, imageJSON(im))
 	}
 	options := make([]any, 0, len(p.Options))
 	for _, o := range p.Options {
