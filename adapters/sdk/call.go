@@ -98,10 +98,22 @@ type splice struct {
 	v      Value
 }
 
-// Resolve returns ref resolved against the call's URL ("/products/x.json" becomes
-// "https://shop/products/x.json"), or "" when either does not parse.
+// Resolve returns ref resolved against the address of the call's page as it was fetched:
+// where it landed after redirects, else the URL it was asked at ("/products/x.json" on a
+// page of https://shop/ becomes "https://shop/products/x.json"). The call's page is Page:
+// in a list call, the first document fetched; before one is, the call's URL is the base.
+// Resolve the links of any other fetched document with Doc.Resolve. "" when either does
+// not parse.
 func (c *Call) Resolve(ref string) string {
-	base, err := url.Parse(c.url)
+	if p := c.Page(); p != nil {
+		return p.Resolve(ref)
+	}
+	return resolve(c.url, ref)
+}
+
+// resolve returns ref resolved against base, or "" when either does not parse.
+func resolve(base, ref string) string {
+	b, err := url.Parse(base)
 	if err != nil {
 		return ""
 	}
@@ -109,7 +121,7 @@ func (c *Call) Resolve(ref string) string {
 	if err != nil {
 		return ""
 	}
-	return base.ResolveReference(r).String()
+	return b.ResolveReference(r).String()
 }
 
 // Doc is a fetched document. Its parsed forms (HTML, JSON, JSON-LD) are built by the host
@@ -131,6 +143,19 @@ type Doc struct {
 	index   int
 	b       backend
 }
+
+// Landed is the address the document was answered from: FinalURL after redirects, else
+// URL. Links on the page are relative to it.
+func (d *Doc) Landed() string {
+	if d.FinalURL != "" {
+		return d.FinalURL
+	}
+	return d.URL
+}
+
+// Resolve returns ref, a link on the document, resolved against the address the document
+// was answered from (Landed), or "" when either does not parse.
+func (d *Doc) Resolve(ref string) string { return resolve(d.Landed(), ref) }
 
 // OK reports whether the document was fetched with a 2xx status.
 func (d *Doc) OK() bool { return d != nil && d.Status >= 200 && d.Status < 300 }

@@ -142,3 +142,13 @@ func withoutLetters(s string) string {
 }
 
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+
+// CurrencyForSymbol names the ISO 4217 currency that a price's symbol stands for on a
+// page written for locale, a language tag as pages give it ("fr-CA", "en_GB", "" when
+// unknown): CurrencyFor with the tag ParseLocale reads. It is for the symbol a platform
+// names apart from its prices (a theme's currency sign beside the page's language); a
+// displayed price, symbol and amount together, is read by ParseAmount, and a page's
+// locale, when the platform does not name one, by PageLocale.
+func CurrencyForSymbol(symbol, locale string) string {
+	return CurrencyFor(symbol, ParseLocale(locale))
+}

@@ -65,3 +65,22 @@ func Example() {
 	// Kettle 12.5 EUR
 	// non_product_url no product title
 }
+
+// A platform that names its currency's sign and its language apart from the prices (a
+// PrestaShop theme's prestashop.currency.sign and prestashop.language.locale) gives the
+// currency by CurrencyForSymbol; an unknown locale reads "$" as USD.
+func ExampleCurrencyForSymbol() {
+	fmt.Println(sdk.CurrencyForSymbol("€", "fr-FR"))
+	fmt.Println(sdk.CurrencyForSymbol("$", "fr-CA"))
+	fmt.Println(sdk.CurrencyForSymbol("$", ""))
+	fmt.Println(sdk.CurrencyForSymbol("kr", "sv-SE"))
+	fmt.Println(sdk.CurrencyForSymbol("kr", "") == "")
+	fmt.Println(sdk.CurrencyForSymbol("chf", "de-CH"))
+	// Output:
+	// EUR
+	// CAD
+	// USD
+	// SEK
+	// true
+	// CHF
+}
