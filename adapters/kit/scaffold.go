@@ -11,7 +11,8 @@ import (
 )
 
 // New writes a new adapter named name into dir: a guest that builds with the standard Go
-// toolchain, a manifest, and a saved-page test it passes. When dir is outside the
+// toolchain, a manifest, and saved pages with what each operation must answer for them,
+// which it passes. When dir is outside the
 // Stockroom module, stockroomRoot (the module's directory) is needed so the adapter's
 // go.mod can point at the SDK offline.
 func New(name, dir, stockroomRoot string) error {
@@ -28,6 +29,8 @@ func New(name, dir, stockroomRoot string) error {
 		"testdata/example.expected.json":  scaffoldExpected,
 		"testdata/category.html":          scaffoldCategory,
 		"testdata/category.expected.json": scaffoldCategoryExpected,
+		"testdata/home.html":              scaffoldHome,
+		"testdata/home.expected.json":     scaffoldHomeExpected,
 		"README.md":                       scaffoldReadme,
 	}
 	inModule := false
@@ -127,6 +130,49 @@ func (adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 	return &sdk.Detection{Platform: "[[.Name]]", Confidence: 0.9, Evidence: []string{"generator " + gen}}, nil
 }
 
+// Discover reads the category links of the home page's menu.
+func (adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
+	var out []sdk.Collection
+	for _, a := range c.Page().HTML().Select("nav.categories a[href]") {
+		out = append(out, sdk.Collection{URL: c.Resolve(a.Attr("href")), Title: a.Text()})
+	}
+	return out, nil
+}
+
+// List reads one page of a category: its product tiles and the link to the next page.
+// The cursor is the URL of the page to read; "" is the category's first page.
+func (adapter) List(c *sdk.Call) (sdk.Page, error) {
+	pageURL := c.Cursor()
+	if pageURL == "" {
+		pageURL = c.URL()
+	}
+	d := c.Need(pageURL)
+	if d == nil {
+		return sdk.Page{}, sdk.ErrPending
+	}
+	if !d.OK() {
+		return sdk.Page{}, sdk.Fail("category page %s: %s", pageURL, d.Failure())
+	}
+	root := d.HTML()
+	currency := sdk.PageLocale(d, pageURL).Currency() // what a price without a symbol is in
+	var page sdk.Page
+	for _, tile := range root.Select("[data-product-tile]") {
+		l := sdk.Listing{
+			URL:   d.Resolve(tile.SelectOne("a[href]").Attr("href")),
+			ID:    tile.Attr("data-product-tile"),
+			Title: tile.SelectOne("h2").Text(),
+		}
+		if amount, cur, ok := sdk.ParseAmount(tile.SelectOne(".price").Text(), currency); ok {
+			l.Price = &sdk.Price{Current: amount, Currency: cur}
+		}
+		page.Listings = append(page.Listings, l)
+	}
+	if next, ok := root.SelectOne("a[rel=next]").AttrOK("href"); ok {
+		page.Next = d.Resolve(next)
+	}
+	return page, nil
+}
+
 // Extract reads the product block of the page.
 func (adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	root := c.Page().HTML()
@@ -173,27 +219,72 @@ const scaffoldPage = `<!doctype html>
 
 const scaffoldExpected = `{
   "url": "https://shop.example/products/example-mug",
-  "product": {
-    "id": "1001",
-    "title": "Example mug",
-    "sku": "MUG-1",
-    "is_available": true,
-    "price": {"current_value": 24.5, "compare_at_value": null, "currency": "EUR"}
+  "detect": {"platform": "[[.Name]]", "confidence": 0.9},
+  "extract": {
+    "product": {
+      "id": "1001",
+      "title": "Example mug",
+      "sku": "MUG-1",
+      "is_available": true,
+      "price": {"current_value": 24.5, "compare_at_value": null, "currency": "EUR"}
+    }
   }
 }
 `
 
 const scaffoldCategory = `<!doctype html>
-<html><head><meta name="generator" content="[[.Name]] 1.0"></head>
-<body><ul class="products"><li>Example mug</li></ul></body></html>
+<html lang="en-GB"><head><meta name="generator" content="[[.Name]] 1.0"></head>
+<body><ul class="products">
+<li data-product-tile="1001"><a href="/products/example-mug"><h2>Example mug</h2></a><span class="price">£24.50</span></li>
+<li data-product-tile="1002"><a href="/products/example-plate"><h2>Example plate</h2></a><span class="price">£18.00</span></li>
+</ul>
+<a rel="next" href="/category/mugs?page=2">Next</a>
+</body></html>
 `
 
-const scaffoldCategoryExpected = `{"url": "https://shop.example/category/mugs", "outcome": "non_product_url"}
+const scaffoldCategoryExpected = `{
+  "url": "https://shop.example/category/mugs",
+  "list": {
+    "listings": [
+      {"url": "https://shop.example/products/example-mug", "id": "1001", "title": "Example mug",
+       "price": {"current_value": 24.5, "currency": "GBP"}},
+      {"url": "https://shop.example/products/example-plate", "id": "1002", "title": "Example plate",
+       "price": {"current_value": 18, "currency": "GBP"}}
+    ],
+    "next": "https://shop.example/category/mugs?page=2"
+  },
+  "extract": {"outcome": "non_product_url"}
+}
+`
+
+const scaffoldHome = `<!doctype html>
+<html lang="en-GB"><head><meta name="generator" content="[[.Name]] 1.0"></head>
+<body><nav class="categories"><a href="/category/mugs">Mugs</a> <a href="/category/plates">Plates</a></nav>
+</body></html>
+`
+
+const scaffoldHomeExpected = `{
+  "url": "https://shop.example/",
+  "detect": {"platform": "[[.Name]]"},
+  "discover": {
+    "adapter": "[[.Name]]",
+    "collections": [
+      {"url": "https://shop.example/category/mugs", "title": "Mugs"},
+      {"url": "https://shop.example/category/plates", "title": "Plates"}
+    ]
+  }
+}
 `
 
 const scaffoldReadme = "# [[.Name]] adapter\n\n" +
+	"Build it, test it on the saved pages of testdata (each NAME.expected.json says what detect, " +
+	"discover, list and extract must answer for NAME.html), and see what the service would make " +
+	"of a page with it beside the built-in adapters:\n\n" +
 	"```\nGOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o [[.Name]].wasm .\n" +
 	"stockroom adapter test [[.Name]].wasm testdata\n" +
+	"stockroom adapter run --op list --url https://shop.example/category/mugs --file testdata/category.html --adapter [[.Name]].wasm\n" +
 	"stockroom adapter run --url https://shop.example/products/example-mug --file testdata/example.html --adapter [[.Name]].wasm\n```\n\n" +
-	"To install it, copy `[[.Name]].wasm` and `[[.Name]].json` into the server's adapter directory, " +
-	"with the module's digest in the manifest's `sha256` (`sha256sum [[.Name]].wasm`).\n"
+	"Install it into the service's adapters folder (its `adapters.dir`), which writes its manifest " +
+	"with the module's version and sha256:\n\n" +
+	"```\nstockroom adapter install --adapters /path/to/adapters [[.Name]].wasm\n```\n\n" +
+	"See \"Authoring kit\" in adapters/ABI.md of the Stockroom repository.\n"
