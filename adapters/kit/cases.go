@@ -151,10 +151,11 @@ func takeInputs(req *Request, section map[string]any) error {
 	return nil
 }
 
-// Test runs the adapter spec names over every case in dir and writes a readable diff of
-// each mismatch to w. It reports whether every check passed. spec is a module file
-// (FILE.wasm) or the name of a built-in adapter or of one in the adapters folder; the
-// adapter runs alone, so that its own answers are tested.
+// Test runs the adapter spec names over every case in dir and writes to w a readable diff
+// of each mismatch, and the operations the adapter implements that no case tests. It
+// reports whether every check passed. spec is a module file (FILE.wasm) or the name of a
+// built-in adapter or of one in the adapters folder; the adapter runs alone, so that its
+// own answers are tested.
 func (e Env) Test(ctx context.Context, w io.Writer, spec, dir string) (bool, error) {
 	src, closeSrc, err := e.alone(ctx, spec)
 	if err != nil {
@@ -169,6 +170,7 @@ func (e Env) Test(ctx context.Context, w io.Writer, spec, dir string) (bool, err
 		return false, fmt.Errorf("no *.expected.json cases in %s", dir)
 	}
 	checks, failed := 0, 0
+	tested := map[string]bool{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".expected.json")
 		cs, err := readCase(f, filepath.Join(dir, name+".html"), filepath.Join(dir, name+".docs"))
@@ -177,6 +179,7 @@ func (e Env) Test(ctx context.Context, w io.Writer, spec, dir string) (bool, err
 		}
 		for _, c := range cs {
 			checks++
+			tested[c.req.Op] = true
 			got, err := e.answer(ctx, src, c.req)
 			if err != nil {
 				return false, fmt.Errorf("case %s, %s: %w", name, c.req.Op, err)
@@ -190,6 +193,17 @@ func (e Env) Test(ctx context.Context, w io.Writer, spec, dir string) (bool, err
 		}
 	}
 	fmt.Fprintf(w, "%d cases, %d checks, %d failed\n", len(files), checks, failed)
+	var untested []string
+	for _, m := range src.Modules() {
+		for _, op := range m.Info().Capabilities {
+			if slices.Contains(Ops, string(op)) && !tested[string(op)] {
+				untested = append(untested, string(op))
+			}
+		}
+	}
+	if len(untested) > 0 {
+		fmt.Fprintf(w, "not tested: %s (the adapter implements it, and no case asks it)\n", strings.Join(untested, ", "))
+	}
 	return failed == 0, nil
 }
 

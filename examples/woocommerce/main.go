@@ -2,12 +2,16 @@
 // (WordPress). It is written only against adapters/sdk and adapters/ABI.md, as an outside
 // author would, and builds with the standard Go toolchain:
 //
-//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o woocommerce.wasm .
-//	stockroom adapter test woocommerce.wasm testdata
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o woocommerce-example.wasm .
+//	stockroom adapter test woocommerce-example.wasm testdata
+//	stockroom adapter install --adapters DIR woocommerce-example.wasm
 //
 // It reads the markup every WooCommerce theme keeps from the plugin's templates: the
-// product title, the price block (a sale shows the regular price in <del> and the sale
-// price in <ins>), the SKU, the stock line and the gallery.
+// menu's product categories, the category archive's product tiles and its next-page link,
+// and on a product page the title, the price block (a sale shows the regular price in
+// <del> and the sale price in <ins>), the SKU, the stock line and the gallery. Stockroom
+// has its own built-in WooCommerce adapter; this one is named woocommerce-example so that
+// the two can be installed side by side.
 package main
 
 import (
@@ -21,8 +25,8 @@ type adapter struct{}
 
 func (adapter) Info() sdk.Info {
 	return sdk.Info{
-		Name:        "woocommerce",
-		Version:     "0.1.0",
+		Name:        "woocommerce-example",
+		Version:     "0.1.1",
 		Platforms:   []string{"woocommerce"},
 		URLPatterns: []string{"/product/*"},
 	}
@@ -46,6 +50,55 @@ func (adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 		return nil, nil
 	}
 	return &sdk.Detection{Platform: "woocommerce", Confidence: 0.5 + 0.2*float64(len(evidence)), Evidence: evidence}, nil
+}
+
+// Discover reads the product categories of the home page's menus: WordPress marks a menu
+// item for a product category with the class menu-item-object-product_cat.
+func (adapter) Discover(c *sdk.Call) ([]sdk.Collection, error) {
+	var out []sdk.Collection
+	for _, a := range c.Page().HTML().Select("li.menu-item-object-product_cat > a[href]") {
+		out = append(out, sdk.Collection{URL: c.Resolve(a.Attr("href")), Title: a.Text()})
+	}
+	return out, nil
+}
+
+// List reads one page of a category archive: its product tiles and the link to the next
+// page, which is the next cursor ("" is the archive's first page).
+func (adapter) List(c *sdk.Call) (sdk.Page, error) {
+	pageURL := c.Cursor()
+	if pageURL == "" {
+		pageURL = c.URL()
+	}
+	d := c.Need(pageURL)
+	if d == nil {
+		return sdk.Page{}, sdk.ErrPending
+	}
+	if !d.OK() {
+		return sdk.Page{}, sdk.Fail("category page %s: %s", pageURL, d.Failure())
+	}
+	root := d.HTML()
+	locale := root.SelectOne("html").Attr("lang")
+	var page sdk.Page
+	for _, tile := range root.Select("ul.products li.product") {
+		link := tile.SelectOne("a[href]")
+		l := sdk.Listing{URL: d.Resolve(link.Attr("href")), Title: tile.SelectOne(".woocommerce-loop-product__title").Text()}
+		price := tile.SelectOne(".price")
+		current := price.SelectOne("ins .amount")
+		if !current.Exists() {
+			current = price.SelectOne(".amount")
+		}
+		if f, ok := amount(current); ok {
+			l.Price = &sdk.Price{Current: f, Currency: currency(current, locale)}
+			if was, ok := amount(price.SelectOne("del .amount")); ok {
+				l.Price.CompareAt = &was
+			}
+		}
+		page.Listings = append(page.Listings, l)
+	}
+	if next, ok := root.SelectOne("a.next.page-numbers").AttrOK("href"); ok {
+		page.Next = d.Resolve(next)
+	}
+	return page, nil
 }
 
 func (adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
@@ -79,7 +132,7 @@ func (adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 		current = priceBlock.FindOne(".//span[contains(@class, 'woocommerce-Price-amount')]")
 	}
 	if f, ok := amount(current); ok {
-		p.Price = &sdk.Price{Current: f, Currency: currency(current.TextOf(".//span[contains(@class, 'woocommerce-Price-currencySymbol')]"))}
+		p.Price = &sdk.Price{Current: f, Currency: currency(current, root.FindOne("//html").Attr("lang"))}
 		if r, ok := amount(regular); ok {
 			p.Price.CompareAt = &r
 		}
@@ -120,18 +173,11 @@ func amount(n sdk.Node) (float64, bool) {
 	return f, err == nil
 }
 
-// currency maps the common symbols to ISO codes; an unknown symbol stays unknown rather
-// than guessed.
-func currency(symbol string) string {
-	switch strings.TrimSpace(symbol) {
-	case "$":
-		return "USD"
-	case "€", "&euro;":
-		return "EUR"
-	case "£", "&pound;":
-		return "GBP"
-	}
-	return ""
+// currency names the currency of a WooCommerce price amount by its symbol, as a page in
+// the language locale writes it ("$" is CAD on an en-CA page); "" when the symbol names
+// none surely.
+func currency(amount sdk.Node, locale string) string {
+	return sdk.CurrencyForSymbol(amount.SelectOne(".woocommerce-Price-currencySymbol").Text(), locale)
 }
 
 func nonEmpty(s string) *string {
