@@ -5,7 +5,7 @@
 //	stockroom orgs create|list|set ...       manage organizations and credits
 //	stockroom keys create|list|revoke ...    manage API keys
 //	stockroom local run|exec ...             local databases for `make run` and `make test`
-//	stockroom adapter new|test|run ...       the adapter authoring kit
+//	stockroom adapter new|test|run|install|manifest ...   the adapter authoring kit
 //	stockroom demo-store [flags]             the offline demo stores
 //	stockroom crawl|extract|search|executions|usage ...   call a running service (STOCKROOM_URL, STOCKROOM_API_KEY)
 //	stockroom completion bash|zsh            shell completion
@@ -38,7 +38,7 @@ func commands() map[string]command {
 		"orgs":       {"manage organizations: create, list, set", orgsCommand},
 		"keys":       {"manage API keys: create, list, revoke", keysCommand},
 		"local":      {"run with local Postgres and ClickHouse: run, exec", localCommand},
-		"adapter":    {"adapter authoring kit: new, test, run", adapterCommand},
+		"adapter":    {"adapter authoring kit: new, test, run, install, manifest", adapterCommand},
 		"demo-store": {"serve the offline demo stores (Shopify-like, JSON-LD, plain HTML)", demoStoreCommand},
 		"crawl":      {"crawl a store through a running service, with progress", crawlCommand},
 		"extract":    {"extract products (URLs, or --vendor HOST) through a running service", extractCommand},
