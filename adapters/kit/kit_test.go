@@ -40,6 +40,9 @@ func TestScaffoldBuildsAndPassesItsOwnTest(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("scaffold fails its own test: %v\n%s", err, out.String())
 	}
+	if strings.Contains(out.String(), "not tested:") {
+		t.Errorf("the scaffold's cases leave operations untested:\n%s", out.String())
+	}
 
 	if _, err := builtin.FS.Open("builtin.wasm"); err != nil {
 		t.Skip("built-in modules not built (run make wasm): run needs them beside the adapter")

@@ -116,6 +116,11 @@ func TestAnAuthorWritesAPrestaShopAdapter(t *testing.T) {
 	if status, out, errs := runCLI(t, "adapter", "test", "prestashop", testdata); status != 0 {
 		t.Errorf("adapter test prestashop (installed): exit %d\n%s%s", status, out, errs)
 	}
+	// A new build runs in place of the installed adapter of its name.
+	status, out, errs = runCLI(t, "adapter", "run", "--adapter", module, "--url", "https://atelier-lumiere.example/luminaires/19-lampe-de-bureau-laiton.html", "--file", filepath.Join(testdata, "product.html"))
+	if status != 0 || !strings.Contains(out, `"sku": "LBL-01"`) || !strings.Contains(out, `"platform": "prestashop"`) {
+		t.Errorf("adapter run --adapter FILE.wasm beside the installed one: exit %d\n%s%s", status, out, errs)
+	}
 
 	// A broken expectation fails with the field that differs.
 	expected := filepath.Join(testdata, "category.expected.json")
