@@ -29,12 +29,24 @@ func TestBuiltinsAgreeOnSavedPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A case says what its extraction gives at the top level or in its "extract"
+		// member (adapters/ABI.md, "Authoring kit"); a case without one (a home page's
+		// detect and discover) says nothing of it.
 		var want struct {
-			URL     string `json:"url"`
-			Outcome string `json:"outcome"`
+			URL     string          `json:"url"`
+			Outcome string          `json:"outcome"`
+			Product json.RawMessage `json:"product"`
+			Extract *struct {
+				Outcome string `json:"outcome"`
+			} `json:"extract"`
 		}
 		if err := json.Unmarshal(raw, &want); err != nil {
 			t.Fatalf("%s: %v", file, err)
+		}
+		if want.Extract != nil {
+			want.Outcome = want.Extract.Outcome
+		} else if want.Outcome == "" && want.Product == nil {
+			continue
 		}
 		body, err := os.ReadFile(strings.TrimSuffix(file, ".expected.json") + ".html")
 		if err != nil {
