@@ -53,6 +53,7 @@ func (r *reader) gatherAvailability(p *Page, buttons []buyControl) {
 		}
 	}
 	r.stockLines(add)
+	r.buttonWording(add)
 	for i := range buttons {
 		// A disabled button often waits for a size or colour to be chosen: it says
 		// nothing of the stock. An enabled one sells, unless it is another product's.
@@ -134,6 +135,62 @@ func (r *reader) stockLines(add func(Source, bool, string, *element)) {
 		add(src, says[i], where, &els[i])
 	}
 }
+
+// buttonWording adds what the page's buttons say of the stock: a buy button that reads
+// "Sold out", "Notify me" or "Pre-order" in place of "Add to cart". A button's state
+// alone is read in findBuy; its wording holds whether it is enabled or not. Several
+// buttons that say sold out are a size picker's or other products' tiles, which say
+// nothing of the product as a whole.
+func (r *reader) buttonWording(add func(Source, bool, string, *element)) {
+	controls := sdk.Nodes(r.root.Find(wordedButtons))
+	if len(controls) > maxWordedButtons {
+		controls = controls[:maxWordedButtons]
+	}
+	texts, values := controls.Text(), controls.Attr("value")
+	var nodes []sdk.Node
+	var says []bool
+	out := 0
+	for i := range controls {
+		t := strings.ToLower(strings.TrimSpace(texts[i] + " " + values[i]))
+		if len(t) > maxButtonWording {
+			continue
+		}
+		if in, ok := stockWords(t); ok {
+			nodes, says = append(nodes, controls[i]), append(says, in)
+			if !in {
+				out++
+			}
+		}
+	}
+	if out > maxSoldOutButtons {
+		return
+	}
+	els := describe(nodes)
+	for i := range els {
+		add(Button, says[i], "button says "+stockValue(says[i]), &els[i])
+	}
+}
+
+// stockValue names a stock statement as Explain shows it.
+func stockValue(in bool) string {
+	if in {
+		return InStock
+	}
+	return OutOfStock
+}
+
+// wordedButtons are the controls whose wording may state the stock: buttons and submit
+// inputs with a short label.
+const wordedButtons = "//button[string-length(normalize-space(.)) < 48] | //input[(@type='submit' or @type='button') and string-length(@value) < 48]"
+
+// maxWordedButtons bounds the buttons read for their wording, maxButtonWording the length
+// of a wording read as a stock statement, and maxSoldOutButtons the sold-out buttons a
+// page of one product shows.
+const (
+	maxWordedButtons  = 80
+	maxButtonWording  = 40
+	maxSoldOutButtons = 3
+)
 
 // maxStockElements bounds the elements read as stock lines.
 const maxStockElements = 60

@@ -79,28 +79,79 @@ var struckTexts = []string{"was ", "was:", "original price", "regular price", "l
 // fromTexts begin a "from" price, the lowest of a range.
 var fromTexts = []string{"from", "ab ", "à partir", "a partir", "desde", "da ", "od ", "vanaf", "fra ", "från", "от "}
 
-// outWords and inWords are stock statements: sold out, and available to buy.
+// outWords and inWords are stock statements: sold out, and available to buy, as stores
+// write them on stock lines and on the buy button in place of "Add to cart", language by
+// language. A pre-order is available to buy. Sold-out wording is looked for first, so an
+// in-stock word inside a sold-out phrase ("nicht verfügbar") does not count.
 var outWords = []string{
-	"out of stock", "sold out", "currently unavailable", "not available", "unavailable", "no longer available", "not in stock",
-	"notify me", "email me when", "coming soon", "discontinued", "temporarily out",
-	"nicht verfügbar", "nicht lieferbar", "ausverkauft", "nicht auf lager", "vergriffen", "benachrichtigen",
-	"épuisé", "rupture de stock", "indisponible", "m'alerter", "non disponible",
-	"non disponibile", "esaurito", "avvisami",
-	"agotado", "sin stock", "no disponible", "avísame",
-	"esgotado", "indisponível", "avise-me",
-	"niedostępny", "brak w magazynie", "wyprzedany", "powiadom mnie",
-	"nedostupné", "vyprodáno", "nie je skladom", "nincs készleten",
-	"нет в наличии", "немає в наявності", "сообщить о поступлении",
-	"uitverkocht", "niet op voorraad", "slutsåld", "ikke på lager", "udsolgt", "loppu", "tükendi", "stokta yok",
-	"缺貨", "售完", "在庫切れ", "품절", "غير متوفر", "נגמר",
+	// English
+	"out of stock", "out-of-stock", "sold out", "currently unavailable", "temporarily unavailable", "not available",
+	"unavailable", "no longer available", "not in stock", "notify me", "email me when", "notify when available",
+	"join the waitlist", "join waitlist", "coming soon", "discontinued", "temporarily out", "back soon",
+	// German
+	"nicht verfügbar", "nicht lieferbar", "ausverkauft", "nicht auf lager", "nicht vorrätig", "vergriffen",
+	"benachrichtigen", "nicht mehr erhältlich",
+	// French
+	"épuisé", "rupture de stock", "en rupture", "indisponible", "m'alerter", "me prévenir", "prévenez-moi",
+	"non disponible", "plus disponible",
+	// Italian
+	"non disponibile", "esaurito", "avvisami", "non più disponibile", "terminato",
+	// Spanish
+	"agotado", "sin stock", "sin existencias", "fuera de stock", "no disponible", "avísame", "avisarme",
+	// Portuguese
+	"esgotado", "indisponível", "sem estoque", "fora de estoque", "sem stock", "avise-me", "avise me",
+	// Dutch
+	"uitverkocht", "niet op voorraad", "niet leverbaar", "niet beschikbaar", "niet meer leverbaar",
+	// Polish
+	"niedostęp", "brak w magazynie", "brak towaru", "wyprzedany", "wyprzedane", "powiadom mnie",
+	// Czech, Slovak, Hungarian
+	"nedostupné", "vyprodáno", "není skladem", "nie je skladom", "vypredané", "hlídat dostupnost", "nincs készleten",
+	"elfogyott",
+	// Romanian
+	"stoc epuizat", "epuizat", "indisponibil", "nu este în stoc", "nu este in stoc", "anunță-mă", "anunta-ma",
+	// Russian, Ukrainian
+	"нет в наличии", "немає в наявності", "сообщить о поступлении", "распродано",
+	// Swedish, Danish, Norwegian, Finnish
+	"slutsåld", "slut i lager", "ej i lager", "inte i lager", "tillfälligt slut", "ikke på lager", "udsolgt", "utsolgt",
+	"midlertidig udsolgt", "loppu", "ei varastossa",
+	// Turkish, Greek
+	"tükendi", "stokta yok", "gelince haber ver", "εξαντλήθηκε", "μη διαθέσιμο", "εκτός αποθέματος",
+	// Japanese
+	"在庫切れ", "売り切れ", "品切れ", "在庫なし", "入荷待ち", "販売終了",
+	// Chinese
+	"缺貨", "缺货", "售完", "售罄", "無庫存", "无货", "到货通知", "貨到通知", "補貨中",
+	// Korean
+	"품절", "재고 없음", "재고없음", "재입고 알림", "구매불가",
+	// Arabic, Hebrew
+	"غير متوفر", "نفذت الكمية", "نفدت الكمية", "غير متاح", "نفذ من المخزون", "נגמר", "אזל מהמלאי",
+	// Vietnamese, Thai, Indonesian
+	"hết hàng", "สินค้าหมด", "stok habis", "tidak tersedia",
 }
 
 var inWords = []string{
-	"in stock", "available", "ready to ship", "ships today", "em stock", "auf lager", "lieferbar", "sofort verfügbar", "verfügbar",
-	"en stock", "disponible", "disponibile", "in magazzino", "disponibilità immediata", "en existencia", "em estoque",
-	"disponível", "dostępny", "na stanie", "w magazynie", "skladem", "na sklade", "raktáron", "készleten", "в наличии",
-	"є в наявності", "op voorraad", "leverbaar", "på lager", "varastossa", "stokta", "na zalogi", "dobavljivo", "na stanju",
-	"dostupno", "sandėlyje", "noliktavā", "laos", "有庫存", "有货", "現貨", "在庫あり", "재고", "במלאי",
+	// English
+	"in stock", "available", "ready to ship", "ships today", "pre-order", "preorder", "pre order",
+	// German
+	"auf lager", "lieferbar", "sofort verfügbar", "verfügbar", "vorrätig", "vorbestellen", "vorbestellbar",
+	// French, Spanish, Italian, Portuguese
+	"en stock", "disponible", "précommande", "pré-commande", "en existencia", "preventa", "disponibile", "in magazzino",
+	"disponibilità immediata", "preordina", "em stock", "em estoque", "disponível", "pré-venda",
+	// Dutch, Polish, Czech, Slovak, Hungarian
+	"op voorraad", "leverbaar", "dostępny", "dostępne", "na stanie", "w magazynie", "przedsprzedaż", "skladem",
+	"na sklade", "předobjednávka", "raktáron", "készleten",
+	// Romanian, Russian, Ukrainian
+	"în stoc", "in stoc", "disponibil", "в наличии", "є в наявності",
+	// Swedish, Danish, Norwegian, Finnish
+	"i lager", "finns i lager", "på lager", "varastossa",
+	// Turkish, Greek, the Balkans and the Baltics
+	"stokta", "σε απόθεμα", "διαθέσιμο", "na zalogi", "dobavljivo", "na stanju", "dostupno", "sandėlyje", "noliktavā",
+	"laos",
+	// Japanese, Chinese, Korean
+	"在庫あり", "予約受付中", "即納", "有庫存", "有货", "現貨", "现货", "預購", "预售", "재고", "구매가능",
+	// Arabic, Hebrew
+	"متوفر", "متاح", "במלאי",
+	// Vietnamese, Thai, Indonesian
+	"còn hàng", "มีสินค้า", "stok tersedia", "tersedia",
 }
 
 // stockClassWords mark a stock line's element in its id or class.
@@ -109,7 +160,8 @@ var stockClassWords = []string{"availability", "stock", "lager", "dispon", "inve
 // stockLabels start a labelled stock line ("Availability: In stock").
 var stockLabels = []string{"availability", "in stock", "stock", "verfügbarkeit", "lieferstatus", "lagerstatus", "disponibilité",
 	"disponibilidad", "disponibilità", "disponibilidade", "dostępność", "dostupnost", "dostupnosť", "razpoložljivost",
-	"raspoloživost", "elérhetőség", "наличие", "наявність", "beschikbaarheid", "voorraad", "saatavuus", "stok durumu", "在庫"}
+	"raspoloživost", "elérhetőség", "наличие", "наявність", "beschikbaarheid", "voorraad", "saatavuus", "stok durumu", "在庫",
+	"disponibilitate", "tillgänglighet", "διαθεσιμότητα", "库存", "庫存", "التوفر"}
 
 // titleClassWords mark the element of a product's name in its id or class.
 var titleClassWords = []string{"product-title", "product_title", "producttitle", "product-name", "product_name", "productname",
