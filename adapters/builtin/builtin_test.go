@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stockroom/stockroom/adapters/amazon"
 	"github.com/stockroom/stockroom/adapters/headless"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
@@ -23,6 +24,7 @@ func TestVersionsNameTheABIMinorTheModulesNeed(t *testing.T) {
 		"shopify":     shopify.Adapter{}.Info(),
 		"woocommerce": woocommerce.Adapter{}.Info(),
 		"magento":     magento.Adapter{}.Info(),
+		"amazon":      amazon.Adapter{}.Info(),
 		"headless":    headless.Adapter{}.Info(),
 		"jsonld":      jsonld.Adapter{}.Info(),
 		"html":        html.Adapter{}.Info(),

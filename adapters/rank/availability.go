@@ -195,6 +195,12 @@ const (
 // maxStockElements bounds the elements read as stock lines.
 const maxStockElements = 60
 
+// ReadStock reads a stock statement as stores write it, in the languages they use: "In
+// stock", "Auf Lager" and "Pre-order" are in stock, "Sold out", "Derzeit nicht verfügbar"
+// and "Notify me" out of it; ok is false when the text says neither. Platform adapters
+// read their stock lines with it.
+func ReadStock(text string) (in, ok bool) { return stockWords(strings.ToLower(text)) }
+
 // stockWords reads a stock line: ok is false when it says neither in nor out of stock.
 // Sold-out wording is looked for first: "not available" holds "available".
 func stockWords(t string) (in, ok bool) {

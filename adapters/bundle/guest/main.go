@@ -6,6 +6,7 @@
 package main
 
 import (
+	"github.com/stockroom/stockroom/adapters/amazon"
 	"github.com/stockroom/stockroom/adapters/headless"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
@@ -19,6 +20,7 @@ func init() {
 	sdk.Serve(shopify.Adapter{})
 	sdk.Serve(woocommerce.Adapter{})
 	sdk.Serve(magento.Adapter{})
+	sdk.Serve(amazon.Adapter{})
 	sdk.Serve(headless.Adapter{})
 	sdk.Serve(jsonld.Adapter{})
 	sdk.Serve(html.Adapter{})
