@@ -101,7 +101,7 @@ func isUnitOfMeasure(symbol string) bool {
 // not one: as in CurrencyFor, it is more often a unit or part of a name.
 func isCurrencyMarker(m string) bool {
 	key := cldr.SymbolKey(m)
-	if key == "" || isUnitOfMeasure(m) || utf8.RuneCountInString(key) == 1 && unicode.IsLetter([]rune(key)[0]) {
+	if key == "" || isUnitOfMeasure(m) || utf8.RuneCountInString(key) == 1 && isLoneLetter([]rune(key)[0]) {
 		return false
 	}
 	if len(m) == 3 && isCurrencyCode(m) {
@@ -121,6 +121,11 @@ func isCurrencyMarker(m string) bool {
 	}
 	return false
 }
+
+// isLoneLetter reports whether r, alone beside an amount, is a letter rather than a
+// currency's word: "D" of "3D", "R", "K". A Chinese, Japanese or Korean character
+// alone ("元", "円", "원") is a word of its own.
+func isLoneLetter(r rune) bool { return unicode.IsLetter(r) && !isUnspacedLetter(r) }
 
 // maxAmountsRead bounds the amounts ParseAmount looks at for one with a currency: a
 // price's text holds a few.
@@ -186,10 +191,13 @@ func markerBefore(s string, end int) (marker, word string) {
 	start := end
 	for start > 0 && end-start < maxMarkerBytes {
 		r, w := utf8.DecodeLastRuneInString(s[:start])
-		if !isMarkerRune(r) {
+		if !isMarkerRune(r) || !joinsMarker(r, start == end) {
 			break
 		}
 		start -= w
+		if isUnspacedLetter(r) {
+			break
+		}
 	}
 	marker = strings.TrimLeft(s[start:end], "./")
 	if marker == "" || start == end {
@@ -227,10 +235,13 @@ func markerAfter(s string, start int) string {
 	end := start
 	for end < len(s) && end-start < maxMarkerBytes {
 		r, w := utf8.DecodeRuneInString(s[end:])
-		if !isMarkerRune(r) {
+		if !isMarkerRune(r) || !joinsMarker(r, start == end) {
 			break
 		}
 		end += w
+		if isUnspacedLetter(r) {
+			break
+		}
 	}
 	return strings.TrimLeft(s[start:end], "./")
 }
@@ -238,6 +249,19 @@ func markerAfter(s string, start int) string {
 // maxMarkerBytes bounds a currency's symbol or code as read beside an amount: the longest
 // CLDR symbols, in Arabic script with direction marks, take about a dozen bytes.
 const maxMarkerBytes = 16
+
+// joinsMarker reports whether r, read next to the amount (first) or further out, belongs
+// to the marker being read. Scripts written without spaces (Chinese, Japanese, Korean)
+// run a currency's one-character word into the words around it ("最低價$99元起"): only
+// the character next to the amount can be the currency's, and their letters never join a
+// sign read before them.
+func joinsMarker(r rune, first bool) bool { return first || !isUnspacedLetter(r) }
+
+// isUnspacedLetter reports whether r is a letter of a script written without spaces
+// between words.
+func isUnspacedLetter(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
 
 // isMarkerRune reports whether r may be part of a currency's symbol or code: letters,
 // currency signs, the full stop of "kr." and "Rs.", the slash of Peru's "S/", and the

@@ -31,6 +31,8 @@ func TestParseAmountReadsTheWorldsNumberFormats(t *testing.T) {
 		{"¥1,280", "", 1280, "JPY"},
 		{"¥1,280", "CNY", 1280, "CNY"},
 		{"1,280円", "", 1280, "JPY"},
+		{"售價NT$2,320", "", 2320, "TWD"},
+		{"特價 294 元", "TWD", 294, "TWD"},
 		{"￥1,280", "", 1280, "JPY"},
 		{"29.990 CLP", "", 29990, "CLP"},
 		{"$29.990", "CLP", 29990, "CLP"},
@@ -166,7 +168,9 @@ func BenchmarkParseAmount(b *testing.B) {
 func TestWritesCurrencyTellsAStatedCurrencyFromNone(t *testing.T) {
 	for text, want := range map[string]bool{
 		"199 kr": true, "$5": true, "12 EUR": true, "R$ 99,90": true, "1 299:- kr": true, "3,99 €/kg": true, "￥1,280": true,
-		"12,50": false, "(3592 Reviews)": false, "3D Ручки": false, "61,800 kg": false, "3S. x Tertio": false, "R 99": false, "Save 20": false, "": false,
+		// Chinese, Japanese and Korean run the currency's word into the words around it.
+		"最低價$99元起/包": true, "特價 294 元": true, "售價NT$2,320": true, "税込1,280円（税込）": true, "30,000원부터": true,
+		"12,50": false, "(3592 Reviews)": false, "3D Ручки": false, "共 12 件": false, "61,800 kg": false, "3S. x Tertio": false, "R 99": false, "Save 20": false, "": false,
 	} {
 		if got := WritesCurrency(text); got != want {
 			t.Errorf("WritesCurrency(%q) = %v, want %v", text, got, want)
