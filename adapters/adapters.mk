@@ -1,8 +1,9 @@
 # adapters/adapters.mk: included by the top Makefile.
 #
 # `make wasm` builds the built-in adapters (adapters/bundle/guest: shopify, woocommerce,
-# magento, amazon, headless, jsonld and html in one module) into adapters/builtin/builtin.wasm, which
-# adapters/builtin embeds and each built-in manifest names. Go's build cache makes a
+# magento, amazon, ebay, headless, jsonld and html in one module) into
+# adapters/builtin/builtin.wasm, which adapters/builtin embeds and each built-in manifest
+# names. Go's build cache makes a
 # rebuild of an unchanged guest take well under a second.
 
 GO ?= go

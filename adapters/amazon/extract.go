@@ -21,7 +21,7 @@ func (Adapter) Extract(c *sdk.Call) (*sdk.Product, error) {
 	}
 	root := page.HTML()
 	asin := productASIN(root, c.URL())
-	title := firstText(root, "#productTitle", "#ebooksProductTitle", "#title")
+	title := storefront.FirstText(root, "#productTitle", "#ebooksProductTitle", "#title")
 	if asin == "" && title == "" {
 		if root.SelectOne("#nav-logo-sprites, #navbar").Exists() {
 			return nil, sdk.NonProduct("an Amazon page without a product's detail")
@@ -64,16 +64,6 @@ func productASIN(root sdk.Node, pageURL string) string {
 	}
 	if m := asinInPath.FindStringSubmatch(pageURL); m != nil {
 		return m[1]
-	}
-	return ""
-}
-
-// firstText is the text of the first of selectors that holds some.
-func firstText(root sdk.Node, selectors ...string) string {
-	for _, sel := range selectors {
-		if t := strings.Join(strings.Fields(root.SelectOne(sel).Text()), " "); t != "" {
-			return t
-		}
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stockroom/stockroom/adapters/amazon"
+	"github.com/stockroom/stockroom/adapters/ebay"
 	"github.com/stockroom/stockroom/adapters/headless"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
@@ -25,6 +26,7 @@ func TestVersionsNameTheABIMinorTheModulesNeed(t *testing.T) {
 		"woocommerce": woocommerce.Adapter{}.Info(),
 		"magento":     magento.Adapter{}.Info(),
 		"amazon":      amazon.Adapter{}.Info(),
+		"ebay":        ebay.Adapter{}.Info(),
 		"headless":    headless.Adapter{}.Info(),
 		"jsonld":      jsonld.Adapter{}.Info(),
 		"html":        html.Adapter{}.Info(),

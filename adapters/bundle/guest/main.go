@@ -7,6 +7,7 @@ package main
 
 import (
 	"github.com/stockroom/stockroom/adapters/amazon"
+	"github.com/stockroom/stockroom/adapters/ebay"
 	"github.com/stockroom/stockroom/adapters/headless"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
@@ -21,6 +22,7 @@ func init() {
 	sdk.Serve(woocommerce.Adapter{})
 	sdk.Serve(magento.Adapter{})
 	sdk.Serve(amazon.Adapter{})
+	sdk.Serve(ebay.Adapter{})
 	sdk.Serve(headless.Adapter{})
 	sdk.Serve(jsonld.Adapter{})
 	sdk.Serve(html.Adapter{})

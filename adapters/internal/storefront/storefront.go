@@ -147,6 +147,17 @@ func NonEmpty(s string) *string {
 	return &s
 }
 
+// FirstText is the text of the first of selectors under root that holds some, its white
+// space collapsed: a platform's title or price in whichever of its layouts the page has.
+func FirstText(root sdk.Node, selectors ...string) string {
+	for _, sel := range selectors {
+		if t := strings.Join(strings.Fields(root.SelectOne(sel).Text()), " "); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
 // Resolver resolves the links of the page at pageURL; a link that does not parse
 // resolves to "".
 func Resolver(pageURL string) func(ref string) string {

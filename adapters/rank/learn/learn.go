@@ -18,6 +18,7 @@ import (
 
 	"github.com/stockroom/stockroom/adapters/amazon"
 	"github.com/stockroom/stockroom/adapters/builtin"
+	"github.com/stockroom/stockroom/adapters/ebay"
 	"github.com/stockroom/stockroom/adapters/html"
 	"github.com/stockroom/stockroom/adapters/jsonld"
 	"github.com/stockroom/stockroom/adapters/quality"
@@ -87,7 +88,7 @@ func (t *Trainer) Learner() quality.Learner {
 // Builtins are the built-in adapters, natively, in the order the service runs them
 // (their manifests' priorities, highest first), the html adapter ranking with m.
 func Builtins(m *rank.Model) sdktest.Modules {
-	natives := map[string]sdk.Adapter{"shopify": shopify.Adapter{}, "amazon": amazon.Adapter{}, "jsonld": jsonld.Adapter{}, "html": html.Adapter{Model: m}}
+	natives := map[string]sdk.Adapter{"shopify": shopify.Adapter{}, "amazon": amazon.Adapter{}, "ebay": ebay.Adapter{}, "jsonld": jsonld.Adapter{}, "html": html.Adapter{Model: m}}
 	names := make([]string, 0, len(natives))
 	priority := map[string]int{}
 	for name := range natives {
