@@ -3,8 +3,7 @@
 # `make wasm` builds the built-in adapters (adapters/bundle/guest: shopify, woocommerce,
 # magento, amazon, ebay, headless, jsonld and html in one module) into
 # adapters/builtin/builtin.wasm, which adapters/builtin embeds and each built-in manifest
-# names. Go's build cache makes a
-# rebuild of an unchanged guest take well under a second.
+# names. Go's build cache makes a rebuild of an unchanged guest take well under a second.
 
 GO ?= go
 BUILTIN_WASM := adapters/builtin/builtin.wasm

@@ -10,7 +10,10 @@
 // natively through sdk.Native.
 package ebay
 
-import "github.com/stockroom/stockroom/adapters/sdk"
+import (
+	"github.com/stockroom/stockroom/adapters/internal/storefront"
+	"github.com/stockroom/stockroom/adapters/sdk"
+)
 
 // Adapter is the eBay adapter.
 type Adapter struct{}
@@ -53,16 +56,5 @@ func (Adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 			evidence = append(evidence, marker.says)
 		}
 	}
-	var confidence float64
-	switch {
-	case len(evidence) >= 3:
-		confidence = 0.95
-	case len(evidence) == 2:
-		confidence = 0.9
-	case len(evidence) == 1:
-		confidence = 0.4
-	default:
-		return nil, nil
-	}
-	return &sdk.Detection{Platform: Platform, Confidence: confidence, Evidence: evidence}, nil
+	return storefront.MarkupDetection(Platform, evidence), nil
 }

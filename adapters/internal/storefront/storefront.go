@@ -147,6 +147,24 @@ func NonEmpty(s string) *string {
 	return &s
 }
 
+// MarkupDetection weighs the signs of a platform found in a page's markup (evidence, one
+// line per sign): three or more make a confident claim, two a claim, one alone too weak a
+// one to act on; nil for none.
+func MarkupDetection(platform string, evidence []string) *sdk.Detection {
+	var confidence float64
+	switch {
+	case len(evidence) >= 3:
+		confidence = 0.95
+	case len(evidence) == 2:
+		confidence = 0.9
+	case len(evidence) == 1:
+		confidence = 0.4
+	default:
+		return nil
+	}
+	return &sdk.Detection{Platform: platform, Confidence: confidence, Evidence: evidence}
+}
+
 // FirstText is the text of the first of selectors under root that holds some, its white
 // space collapsed: a platform's title or price in whichever of its layouts the page has.
 func FirstText(root sdk.Node, selectors ...string) string {

@@ -61,3 +61,25 @@ func TestJSONKeyNamesAnyMember(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkupDetectionNeedsTwoSignsForAClaim(t *testing.T) {
+	for _, tc := range []struct {
+		evidence []string
+		want     float64
+	}{
+		{nil, 0}, {[]string{"a"}, 0.4}, {[]string{"a", "b"}, 0.9}, {[]string{"a", "b", "c", "d"}, 0.95},
+	} {
+		d := MarkupDetection("shop", tc.evidence)
+		if got := 0.0; d != nil {
+			got = d.Confidence
+			if d.Platform != "shop" || len(d.Evidence) != len(tc.evidence) {
+				t.Errorf("%v: detection %+v", tc.evidence, d)
+			}
+			if got != tc.want {
+				t.Errorf("%v: confidence %v, want %v", tc.evidence, got, tc.want)
+			}
+		} else if tc.want != 0 {
+			t.Errorf("%v: no detection, want confidence %v", tc.evidence, tc.want)
+		}
+	}
+}
