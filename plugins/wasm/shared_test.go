@@ -45,7 +45,7 @@ func TestAdaptersOfOneModuleShareItsCompiledCode(t *testing.T) {
 		t.Fatalf("three adapters of one module: %d compiled modules, want 1", n)
 	}
 
-	if _, err := rt.Load(ctx, "acme", bin); err == nil || !strings.Contains(err.Error(), "holds the adapters shopify, woocommerce, magento, headless, jsonld, html") {
+	if _, err := rt.Load(ctx, "acme", bin); err == nil || !strings.Contains(err.Error(), "holds the adapters shopify, woocommerce, magento, amazon, ebay, headless, jsonld, html") {
 		t.Errorf("an adapter the module lacks: %v", err)
 	}
 	loaded["html"].Close(ctx)

@@ -1,6 +1,7 @@
 // Package storefront holds what the built-in platform adapters (woocommerce, magento,
-// headless) read alike from a store's pages: a URL's origin, page-number cursors, the
-// currency a page's markup states, and the counts its text shows.
+// headless, amazon, ebay) read alike from a store's pages: a URL's origin, page-number
+// cursors, the currency a page's markup states, the counts its text shows, the first of a
+// platform's selectors that holds a text, and the weighing of a platform's markup signs.
 package storefront
 
 import (
