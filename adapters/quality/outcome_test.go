@@ -71,7 +71,7 @@ func TestBuiltinsAgreeOnSavedPages(t *testing.T) {
 // generic adapters nothing, and production runs them all.
 func everyBuiltin(t testing.TB) sdktest.Modules {
 	var mods sdktest.Modules
-	for _, name := range []string{"shopify", "woocommerce", "magento", "headless", "jsonld", "html"} {
+	for _, name := range []string{"shopify", "woocommerce", "magento", "amazon", "ebay", "headless", "jsonld", "html"} {
 		mods = append(mods, sdktest.Load(t, filepath.Join("..", name, "guest"), wasm.Config{}))
 	}
 	return mods
