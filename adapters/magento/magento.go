@@ -13,6 +13,7 @@
 package magento
 
 import (
+	"github.com/stockroom/stockroom/adapters/internal/storefront"
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
 
@@ -64,16 +65,5 @@ func (Adapter) Detect(c *sdk.Call) (*sdk.Detection, error) {
 			evidence = append(evidence, marker.says)
 		}
 	}
-	var confidence float64
-	switch {
-	case len(evidence) >= 3:
-		confidence = 0.95
-	case len(evidence) == 2:
-		confidence = 0.9
-	case len(evidence) == 1:
-		confidence = 0.4
-	default:
-		return nil, nil
-	}
-	return &sdk.Detection{Platform: Platform, Confidence: confidence, Evidence: evidence}, nil
+	return storefront.MarkupDetection(Platform, evidence), nil
 }
