@@ -52,7 +52,7 @@ func TestBuiltinsLoadInPriorityOrder(t *testing.T) {
 	}
 	// Platform adapters first (Shopify's ahead of those that came after it, then by name),
 	// then the generic ones.
-	if got := names(r); got != "shopify,magento,woocommerce,headless,html,jsonld" {
+	if got := names(r); got != "shopify,amazon,ebay,magento,woocommerce,headless,html,jsonld" {
 		t.Fatalf("modules = %s", got)
 	}
 }
