@@ -251,8 +251,12 @@ func (b *budget) spend(since time.Time) { b.left -= time.Since(since) }
 func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, resp *Response, b *budget) (*hopResult, error) {
 	key, hostPort := hostKey(u)
 	h := f.hosts.get(key, hostPort)
-	if err := f.checkRobots(ctx, h, u); err != nil {
+	rules, err := f.checkRobots(ctx, h, u)
+	if err != nil {
 		return nil, err
+	}
+	if file := rules.copyFor(u, extra); file != nil {
+		return file, nil
 	}
 	ckey := cacheKey(u.String(), extra)
 	cached := f.cache.get(ckey)
@@ -287,6 +291,7 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 				f.stats.cacheHits.Add(1)
 				header := cached.revalidatedHeader(res.header)
 				f.cache.put(ckey, cached.status, header, cached.body)
+				f.touchPage(ctx, ckey)
 				return &hopResult{status: cached.status, header: header, body: bytes.Clone(cached.body), revalidated: true}, nil
 			}
 			if !retryableStatus(res.status) {

@@ -9,12 +9,16 @@ import (
 // fetcher's memory, so that a later fetch of the same URL, in this process or another one
 // days later, asks only whether the page changed and, answered 304 Not Modified, uses the
 // stored page. A recrawl of an unchanged store then costs one round of conditional
-// requests. storage/postgres implements it.
+// requests. storage/postgres implements it, and prunes the pages no fetch has used for a
+// while.
 type PageStore interface {
 	// Page returns the page stored under key; ok is false when there is none.
 	Page(ctx context.Context, key string) (page StoredPage, ok bool, err error)
 	// SavePage stores page under key, replacing what was there.
 	SavePage(ctx context.Context, key string, page StoredPage) error
+	// TouchPage records that the page under key was used again: the host answered 304
+	// Not Modified to a request it validated.
+	TouchPage(ctx context.Context, key string) error
 }
 
 // StoredPage is what a conditional request needs, and what reusing the answer needs: the
@@ -62,5 +66,17 @@ func (f *Fetcher) savePage(ctx context.Context, key string, status int, header h
 	err := f.opts.Pages.SavePage(ctx, key, StoredPage{Status: status, Header: header, Body: body, ETag: etag, LastModified: lastMod})
 	if err != nil && ctx.Err() == nil {
 		f.log.Warn("store page", "key", key, "err", err)
+	}
+}
+
+// touchPage tells the PageStore that the page under key served a 304 answer, so that it is
+// kept while recrawls use it. A failure is logged: at worst the page is pruned, and the
+// next fetch of it is a full one.
+func (f *Fetcher) touchPage(ctx context.Context, key string) {
+	if f.opts.Pages == nil {
+		return
+	}
+	if err := f.opts.Pages.TouchPage(ctx, key); err != nil && ctx.Err() == nil {
+		f.log.Warn("touch stored page", "key", key, "err", err)
 	}
 }

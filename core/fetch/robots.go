@@ -28,6 +28,19 @@ type robotsRules struct {
 	group       *robotstxt.Group // nil: everything allowed (no robots.txt, 4xx)
 	unavailable error            // non-nil: complete disallow (5xx, 429, network)
 	expires     time.Time
+	// file is the robots.txt the rules were read from, when it answered 200: a fetch of
+	// robots.txt itself (a sitemap reader looking for its Sitemap lines) is given this
+	// copy, the one the fetcher obeys, instead of asking the host again.
+	file *hopResult
+}
+
+// copyFor returns the robots.txt the rules were read from when u asks for it without
+// extra headers; nil otherwise.
+func (r *robotsRules) copyFor(u *url.URL, extra http.Header) *hopResult {
+	if r.file == nil || u.EscapedPath() != "/robots.txt" || u.RawQuery != "" || len(extra) > 0 {
+		return nil
+	}
+	return &hopResult{status: r.file.status, header: r.file.header.Clone(), body: bytes.Clone(r.file.body)}
 }
 
 func (r *robotsRules) allows(u *url.URL) bool {
@@ -48,26 +61,26 @@ func (r *robotsRules) allows(u *url.URL) bool {
 	return r.group.Test(path)
 }
 
-// checkRobots returns nil when robots.txt lets us fetch u, fetching it first when the
-// cached copy is missing or stale.
-func (f *Fetcher) checkRobots(ctx context.Context, h *host, u *url.URL) error {
+// checkRobots returns the rules in force when robots.txt lets us fetch u, fetching it
+// first when the cached copy is missing or stale.
+func (f *Fetcher) checkRobots(ctx context.Context, h *host, u *url.URL) (*robotsRules, error) {
 	select {
 	case h.robotsLock <- struct{}{}:
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return nil, context.Cause(ctx)
 	}
 	defer func() { <-h.robotsLock }()
 
 	if h.robots == nil || time.Now().After(h.robots.expires) {
 		rules, err := f.fetchRobots(ctx, h, u)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if rules.unavailable != nil && h.robots != nil && h.robots.unavailable == nil {
 			// RFC 9309 §2.4 lets a crawler keep using a cached copy while robots.txt is
 			// unreachable; only a host we never read is treated as fully disallowed.
 			f.log.Warn("robots.txt unavailable, keeping the cached copy", "origin", origin(u), "err", rules.unavailable)
-			rules.group = h.robots.group
+			rules.group, rules.file = h.robots.group, h.robots.file
 			rules.unavailable = nil
 		}
 		h.robots = rules
@@ -79,13 +92,15 @@ func (f *Fetcher) checkRobots(ctx context.Context, h *host, u *url.URL) error {
 	}
 	if !h.robots.allows(u) {
 		f.stats.robotsDenied.Add(1)
-		return &RobotsError{URL: u.String(), Unavailable: h.robots.unavailable != nil, Cause: h.robots.unavailable}
+		return nil, &RobotsError{URL: u.String(), Unavailable: h.robots.unavailable != nil, Cause: h.robots.unavailable}
 	}
-	return nil
+	return h.robots, nil
 }
 
 // fetchRobots reads u's origin's robots.txt. An error is returned only when the fetch must
 // not be judged at all (ctx done, forbidden address); an unreadable robots.txt is a rule.
+// A robots.txt that carries a validator is kept like any page (the cache, the PageStore),
+// so that the next read, in this process or a later one, asks only whether it changed.
 func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robotsRules, error) {
 	robotsURL := origin(u) + "/robots.txt"
 	now := time.Now()
@@ -106,12 +121,21 @@ func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robots
 		return nil, fmt.Errorf("robots.txt %s: %w", robotsURL, err)
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
+	cached := f.cache.get(robotsURL)
+	if cached == nil {
+		cached = f.storedEntry(ctx, robotsURL)
+	}
+	if cached != nil {
+		cached.conditional(req.Header)
+	}
 	f.stats.requests.Add(1)
-	meterFrom(ctx).count(sent{robots: true})
+	counted := sent{robots: true, conditional: cached != nil}
+	defer func() { meterFrom(ctx).count(counted) }()
 	start := time.Now()
 	resp, err := f.robotsClient.Do(req)
 	if err == nil {
 		h.observe(answer{latency: time.Since(start), status: resp.StatusCode, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())})
+		counted.answered = true
 	}
 	if err != nil {
 		switch {
@@ -136,22 +160,39 @@ func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robots
 		}
 		return unavailable(err)
 	}
+	status, header := resp.StatusCode, resp.Header
+	if status == http.StatusNotModified && cached != nil {
+		counted.notModified = true
+		f.stats.cacheHits.Add(1)
+		status, header, body = cached.status, cached.revalidatedHeader(resp.Header), cached.body
+		f.cache.put(robotsURL, status, header, body)
+		f.touchPage(ctx, robotsURL)
+	} else if len(body) < robotsMaxBytes {
+		// A file cut at robotsMaxBytes is obeyed, but not kept as if it were whole.
+		f.cache.put(robotsURL, status, header, body)
+		f.savePage(ctx, robotsURL, status, header, body)
+	}
 	f.log.Debug("robots.txt", "url", robotsURL, "status", resp.StatusCode, "bytes", len(body))
-	switch s := resp.StatusCode; {
-	case s == http.StatusTooManyRequests || s >= 500:
+	switch {
+	case status == http.StatusTooManyRequests || status >= 500:
 		// 429 is a request to slow down, not an absent file: treat it as a server error.
-		return unavailable(fmt.Errorf("status %d", s))
-	case s >= 400:
+		return unavailable(fmt.Errorf("status %d", status))
+	case status >= 400:
 		return &robotsRules{expires: now.Add(f.opts.RobotsTTL)}, nil
-	case s < 200 || s >= 300:
-		return unavailable(fmt.Errorf("status %d", s))
+	case status < 200 || status >= 300:
+		return unavailable(fmt.Errorf("status %d", status))
+	}
+	rules := &robotsRules{expires: now.Add(f.opts.RobotsTTL)}
+	if status == http.StatusOK {
+		rules.file = &hopResult{status: status, header: header.Clone(), body: body}
 	}
 	data, err := parseRobots(body)
 	if err != nil {
 		f.log.Warn("robots.txt unparsable, allowing all", "url", robotsURL, "err", err)
-		return &robotsRules{expires: now.Add(f.opts.RobotsTTL)}, nil
+		return rules, nil
 	}
-	return &robotsRules{group: data.FindGroup(f.opts.RobotsToken), expires: now.Add(f.opts.RobotsTTL)}, nil
+	rules.group = data.FindGroup(f.opts.RobotsToken)
+	return rules, nil
 }
 
 var errRobotsRedirects = errors.New("robots.txt: too many redirects")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -228,5 +229,55 @@ func TestASiteThatDoesNotAnswerIsSaidToBeOutOfReach(t *testing.T) {
 	}
 	if !errors.Is(err, ErrDisallowedByRobots) || !IsTransient(err) {
 		t.Errorf("Fetch = %v; want a transient refusal, as for any unavailable robots.txt", err)
+	}
+}
+
+// A robots.txt that carries an ETag is asked for conditionally once its TTL has passed,
+// and answered 304 its rules stay in force. A fetch of robots.txt itself (a sitemap
+// reader's) is given the copy the fetcher obeys, without another request.
+func TestRobotsIsAskedConditionallyAndServedFromTheCopyInForce(t *testing.T) {
+	const robots = "User-agent: *\nDisallow: /private\nSitemap: /sitemap.xml\n"
+	var mu sync.Mutex
+	asked := map[string]int{} // robots.txt requests by If-None-Match ("" when none)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			_, _ = w.Write([]byte("ok"))
+			return
+		}
+		mu.Lock()
+		asked[r.Header.Get("If-None-Match")]++
+		mu.Unlock()
+		w.Header().Set("ETag", `"v1"`)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte(robots))
+	}))
+	t.Cleanup(srv.Close)
+	opts := testOptions()
+	opts.RobotsTTL = 50 * time.Millisecond
+	f := newFetcher(t, opts)
+	ctx := context.Background()
+
+	if _, err := get(ctx, f, srv.URL+"/p"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := get(ctx, f, srv.URL+"/robots.txt")
+	if err != nil || resp.Status != http.StatusOK || string(resp.Body) != robots {
+		t.Fatalf("Fetch robots.txt = %v, %+v; want the copy in force", err, resp)
+	}
+	time.Sleep(100 * time.Millisecond)
+	meter := &Meter{}
+	if _, err := get(WithMeter(ctx, meter), f, srv.URL+"/private/x"); !errors.Is(err, ErrDisallowedByRobots) {
+		t.Fatalf("Fetch /private/x after a 304 for robots.txt = %v; want its rules still in force", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked[""] != 1 || asked[`"v1"`] != 1 || len(asked) != 2 {
+		t.Errorf("robots.txt requests by If-None-Match: %v; want one plain, then one conditional", asked)
+	}
+	if r := meter.Requests(); r.Total != 1 || r.Robots != 1 || r.Conditional != 1 || r.NotModified != 1 {
+		t.Errorf("meter %+v; want the one conditional robots.txt request, answered 304", r)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -48,14 +49,47 @@ func (s *PageStore) Page(ctx context.Context, key string) (fetch.StoredPage, boo
 // SavePage stores page under key, replacing what was there.
 func (s *PageStore) SavePage(ctx context.Context, key string, p fetch.StoredPage) error {
 	_, err := s.pool.Exec(ctx, `
-		INSERT INTO fetched_pages (key_hash, key, status, header, body, etag, last_modified)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		INSERT INTO fetched_pages (key_hash, key, status, header, body, etag, last_modified, size)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, status = excluded.status,
 			header = excluded.header, body = excluded.body, etag = excluded.etag,
-			last_modified = excluded.last_modified, fetched_at = now()`,
-		pageKeyHash(key), key, p.Status, p.Header, p.Body, p.ETag, p.LastModified)
+			last_modified = excluded.last_modified, size = excluded.size,
+			fetched_at = now(), used_at = now()`,
+		pageKeyHash(key), key, p.Status, p.Header, p.Body, p.ETag, p.LastModified, len(p.Body)+len(key))
 	if err != nil {
 		return fmt.Errorf("store page: %w", err)
 	}
 	return nil
+}
+
+// TouchPage records that the page under key was used now.
+func (s *PageStore) TouchPage(ctx context.Context, key string) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE fetched_pages SET used_at = now() WHERE key_hash = $1`, pageKeyHash(key)); err != nil {
+		return fmt.Errorf("touch stored page: %w", err)
+	}
+	return nil
+}
+
+// Prune deletes the pages not used since notUsedSince, then the least recently used
+// pages until those left take at most maxBytes (0: no budget). It returns how many it
+// deleted.
+func (s *PageStore) Prune(ctx context.Context, notUsedSince time.Time, maxBytes int64) (int64, error) {
+	stale, err := s.pool.Exec(ctx, `DELETE FROM fetched_pages WHERE used_at < $1`, notUsedSince)
+	if err != nil {
+		return 0, fmt.Errorf("prune stored pages: %w", err)
+	}
+	if maxBytes <= 0 {
+		return stale.RowsAffected(), nil
+	}
+	over, err := s.pool.Exec(ctx, `
+		DELETE FROM fetched_pages WHERE key_hash IN (
+			SELECT key_hash FROM (
+				SELECT key_hash, sum(size) OVER (ORDER BY used_at DESC, key_hash) AS kept
+				FROM fetched_pages
+			) ranked WHERE kept > $1
+		)`, maxBytes)
+	if err != nil {
+		return stale.RowsAffected(), fmt.Errorf("prune stored pages over %d bytes: %w", maxBytes, err)
+	}
+	return stale.RowsAffected() + over.RowsAffected(), nil
 }
