@@ -120,6 +120,10 @@ type Fetch struct {
 	MinDelay time.Duration `koanf:"min_delay"`
 	MaxDelay time.Duration `koanf:"max_delay"`
 	Hosts    []FetchHost   `koanf:"hosts"`
+	// PageCacheMaxAge and PageCacheMaxBytes prune the pages kept for conditional
+	// requests: those unused for the age, then the least recently used over the size.
+	PageCacheMaxAge   time.Duration `koanf:"page_cache_max_age"`
+	PageCacheMaxBytes int64         `koanf:"page_cache_max_bytes"`
 }
 
 // FetchHost overrides the politeness of one host; a zero field keeps fetch's value.
@@ -328,6 +332,8 @@ func (c *Config) Validate() error {
 	check(c.Fetch.TotalTimeout >= c.Fetch.RequestTimeout, "fetch.total_timeout", "must be at least fetch.request_timeout")
 	check(c.Fetch.MaxBodyBytes > 0, "fetch.max_body_bytes", "must be positive")
 	check(c.Fetch.MinDelay >= 0, "fetch.min_delay", "must not be negative, got %s", c.Fetch.MinDelay)
+	check(c.Fetch.PageCacheMaxAge > 0, "fetch.page_cache_max_age", "must be positive, got %s", c.Fetch.PageCacheMaxAge)
+	check(c.Fetch.PageCacheMaxBytes >= 0, "fetch.page_cache_max_bytes", "must not be negative, got %d", c.Fetch.PageCacheMaxBytes)
 	check(c.Fetch.MaxDelay >= c.Fetch.Delay, "fetch.max_delay", "must be at least fetch.delay (%s), got %s", c.Fetch.Delay, c.Fetch.MaxDelay)
 	for i, h := range c.Fetch.Hosts {
 		key := fmt.Sprintf("fetch.hosts[%d]", i)

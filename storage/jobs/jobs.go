@@ -38,7 +38,9 @@ type Options struct {
 	PollIntervals map[execution.Kind]time.Duration
 	// Webhooks, when set, makes this process deliver webhook events too.
 	Webhooks *WebhookOptions
-	Logger   *slog.Logger
+	// PageCache, when set, makes the process River elects prune the fetcher's stored pages.
+	PageCache *PageCacheOptions
+	Logger    *slog.Logger
 }
 
 // Queue is a River client that starts, enqueues and works executions.
@@ -96,7 +98,7 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 		opts.Workers = 4
 	}
 	cfg := &river.Config{Logger: opts.Logger, FetchPollInterval: opts.PollInterval, FetchCooldown: fetchCooldown}
-	if len(handlers) > 0 || opts.Webhooks != nil {
+	if len(handlers) > 0 || opts.Webhooks != nil || opts.PageCache != nil {
 		workers := river.NewWorkers()
 		cfg.Workers = workers
 		cfg.Queues = map[string]river.QueueConfig{}
@@ -110,6 +112,11 @@ func New(pool *pgxpool.Pool, handlers map[execution.Kind]Handler, opts Options) 
 		}
 		if opts.Webhooks != nil {
 			if err := addDeliveryWorker(cfg, *opts.Webhooks); err != nil {
+				return nil, err
+			}
+		}
+		if opts.PageCache != nil {
+			if err := addPruneWorker(cfg, *opts.PageCache); err != nil {
 				return nil, err
 			}
 		}

@@ -67,7 +67,8 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	if m := s.metrics; m != nil {
 		waited = func(hostPort string, d time.Duration) { m.PolitenessWaited(classes.ofHost(hostPort), d) }
 	}
-	fetcher, err := newFetcher(cfg.Fetch, s.resolver, postgres.NewPageStore(s.pool), waited, s.logger)
+	pages := postgres.NewPageStore(s.pool)
+	fetcher, err := newFetcher(cfg.Fetch, s.resolver, pages, waited, s.logger)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
@@ -112,7 +113,8 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	}
 	queue, err := jobs.New(s.pool, handlers, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
 		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval},
-		Webhooks:      hooks.delivery, Logger: s.logger})
+		Webhooks:      hooks.delivery, Logger: s.logger,
+		PageCache: &jobs.PageCacheOptions{Store: pages, MaxAge: cfg.Fetch.PageCacheMaxAge, MaxBytes: cfg.Fetch.PageCacheMaxBytes}})
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err
