@@ -492,15 +492,16 @@ func newListingRows(listings []catalog.ListingInput) (listingRows, error) {
 // URLs, their records' adapters and their records.
 const writeRecordsSQL = `
 	INSERT INTO listing_records (listing_id, adapter, record, listed_at)
-	SELECT l.id, r.adapter, r.record::json, $5
-	FROM unnest($2::text[], $3::text[], $4::text[]) AS r(url, adapter, record)
+	SELECT l.id, r.adapter, r.record, $5
+	FROM unnest($2::text[], $3::text[], $4::bytea[]) AS r(url, adapter, record)
 	JOIN listings l ON l.vendor_id = (SELECT id FROM vendors WHERE host = $1) AND l.url = r.url
 	ON CONFLICT (listing_id) DO UPDATE SET adapter = excluded.adapter, record = excluded.record, listed_at = excluded.listed_at`
 
 // recordRows are the records writeRecordsSQL keeps, as its arrays: those of the listings
 // written anew. An unchanged listing's record was written moments ago with it.
 type recordRows struct {
-	urls, adapters, data []string
+	urls, adapters []string
+	data           [][]byte
 }
 
 func newRecordRows(listings []catalog.ListingInput) recordRows {
@@ -511,7 +512,7 @@ func newRecordRows(listings []catalog.ListingInput) recordRows {
 		}
 		r.urls = append(r.urls, l.URL)
 		r.adapters = append(r.adapters, l.Record.Adapter)
-		r.data = append(r.data, string(l.Record.Data))
+		r.data = append(r.data, l.Record.Data)
 	}
 	return r
 }

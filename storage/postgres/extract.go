@@ -139,18 +139,18 @@ func (s *ExtractStore) PendingURLs(ctx context.Context, executionID string) ([]s
 }
 
 func (s *ExtractStore) ListingRecords(ctx context.Context, vendor string, urls []string) (map[string]catalog.Record, error) {
-	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.page_url, l.url), r.adapter, r.record::text, r.listed_at
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.page_url, l.url), r.adapter, r.record, r.listed_at
 		FROM listings l JOIN listing_records r ON r.listing_id = l.id
 		WHERE l.vendor_id = (SELECT id FROM vendors WHERE host = $1) AND coalesce(l.page_url, l.url) = ANY($2)`, vendor, urls)
 	if err != nil {
 		return nil, classify("read listing records of "+vendor, err)
 	}
 	out := make(map[string]catalog.Record, len(urls))
-	var u, record string
+	var u string
 	var r catalog.Record
-	_, err = pgx.ForEachRow(rows, []any{&u, &r.Adapter, &record, &r.ListedAt}, func() error {
-		r.Data = []byte(record)
+	_, err = pgx.ForEachRow(rows, []any{&u, &r.Adapter, &r.Data, &r.ListedAt}, func() error {
 		out[u] = r
+		r.Data = nil // the next row scans into a buffer of its own
 		return nil
 	})
 	if err != nil {
