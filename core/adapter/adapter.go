@@ -91,6 +91,9 @@ type Document struct {
 	Blocked bool
 	// Disallowed marks a page robots.txt keeps crawlers from, never fetched: Status is 0.
 	Disallowed bool
+	// Rendered marks a page drawn by a browser (Renderer): Body is the page as its
+	// scripts left it.
+	Rendered bool
 
 	// memo keeps what a host derived from Body (the parsed HTML tree, the JSON-LD blocks),
 	// so a page is parsed once however many adapters and rounds read it. Body must not

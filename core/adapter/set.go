@@ -47,6 +47,11 @@ type Set struct {
 	Fetcher Fetcher
 	// Limits default as documented on Limits.
 	Limits Limits
+	// Renderer draws the pages that turn out to be application shells (IsAppShell) when
+	// the adapters found nothing in them: the operation then runs again on what the
+	// page's scripts drew. Nil means pages are never rendered, and such an operation
+	// fails with ErrNeedsRendering.
+	Renderer Renderer
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
@@ -309,6 +314,21 @@ func (s *Set) Discovery(ctx context.Context, platform string, home *Document) (D
 	if len(mods) == 0 {
 		return Discovery{}, fmt.Errorf("discover %s: %w %q", home.URL, ErrNoAdapter, platform)
 	}
+	found, err := s.discover(ctx, mods, home, docs)
+	if len(found.Collections) > 0 || errors.Is(err, ErrBlocked) || ctx.Err() != nil {
+		return found, err
+	}
+	switch rendered, rerr := s.renderShells(ctx, docs); {
+	case rerr != nil:
+		return Discovery{}, fmt.Errorf("discover %s: %w", home.URL, rerr)
+	case rendered:
+		return s.discover(ctx, mods, docs[home.URL], docs)
+	}
+	return found, err
+}
+
+// discover asks mods in turn for the collections of the site whose home page is home.
+func (s *Set) discover(ctx context.Context, mods []Module, home *Document, docs map[string]*Document) (Discovery, error) {
 	var lastErr error
 	for _, m := range mods {
 		req := Request{Op: OpDiscover, URL: home.Landed(), Docs: []*Document{home}}
@@ -357,6 +377,21 @@ func (s *Set) List(ctx context.Context, platform, collectionURL, cursor string, 
 		return ListPage{}, fmt.Errorf("list %s: %w %q", collectionURL, ErrNoAdapter, platform)
 	}
 	docs := map[string]*Document{}
+	page, err := s.list(ctx, mods, collectionURL, cursor, total, docs)
+	if len(page.Listings) > 0 || page.Next != "" || errors.Is(err, ErrBlocked) || ctx.Err() != nil {
+		return page, err
+	}
+	switch rendered, rerr := s.renderShells(ctx, docs); {
+	case rerr != nil:
+		return ListPage{}, fmt.Errorf("list %s: %w", collectionURL, rerr)
+	case rendered:
+		return s.list(ctx, mods, collectionURL, cursor, total, docs)
+	}
+	return page, err
+}
+
+// list asks mods in turn for one page of the collection's products.
+func (s *Set) list(ctx context.Context, mods []Module, collectionURL, cursor string, total int, docs map[string]*Document) (ListPage, error) {
 	var lastErr error
 	for _, m := range mods {
 		req := Request{Op: OpList, URL: collectionURL, Cursor: cursor, Total: total}
@@ -429,6 +464,25 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 	}
 
 	docs := map[string]*Document{page.URL: page}
+	r, err := s.extract(ctx, page, docs)
+	if err != nil || r.Product != nil {
+		return r, err
+	}
+	switch rendered, rerr := s.renderShells(ctx, docs); {
+	case rerr != nil && ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case rerr != nil:
+		// Rendering off, or the page would not render: the store is there, so the URL
+		// may succeed later (Other is retried).
+		return Result{Outcome: Other, Message: rerr.Error()}, nil
+	case rendered:
+		return s.extract(ctx, docs[page.URL], docs)
+	}
+	return r, nil
+}
+
+// extract runs the adapters of the page's platform on page, by the rules of Extract.
+func (s *Set) extract(ctx context.Context, page *Document, docs map[string]*Document) (Result, error) {
 	dets, err := s.Detect(ctx, page)
 	if err != nil {
 		return Result{}, err
@@ -450,7 +504,7 @@ func (s *Set) Extract(ctx context.Context, rawURL string, page *Document) (Resul
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
 			}
-			s.logger().Warn("adapter failed", "adapter", name, "op", OpExtract, "url", rawURL, "err", err)
+			s.logger().Warn("adapter failed", "adapter", name, "op", OpExtract, "url", page.URL, "err", err)
 			continue
 		}
 		if resp.Product == nil {
