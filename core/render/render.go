@@ -1,0 +1,227 @@
+// Package render draws the pages that only a browser can read: storefronts whose HTML is
+// an empty mount point and the scripts that fill it. It drives a headless Chromium through
+// the DevTools protocol (chromedp), and lets the browser reach nothing by itself: every
+// request a page makes is paused, fetched by the crawl's own fetcher (the same address
+// guard, robots.txt and per-host politeness as any other fetch) and handed back, or
+// refused.
+//
+// One Renderer serves a process. It starts Chromium on the first page it draws, never
+// before, so that a service with rendering on pays nothing until a page needs it:
+//
+//	r, err := render.New(render.Options{Fetcher: fetcher, Tabs: 2, Timeout: 20 * time.Second})
+//	defer r.Close()
+//	ctx, end := r.Scope(ctx) // one vendor's pages: cookies and storage end with it
+//	defer end()
+//	drawn, err := r.Render(ctx, page)
+//
+// adapter.Set calls Render when the adapters found nothing in a page that is an
+// application shell (adapter.IsAppShell). RATIONALE.md beside this file says why the
+// browser's network is the fetcher, and what rendering costs.
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/stockroom/stockroom/core/adapter"
+	"github.com/stockroom/stockroom/core/fetch"
+)
+
+// Options configure a Renderer. Fetcher is required; the zero value of every other field
+// is usable.
+type Options struct {
+	// Fetcher fetches every request the pages make. Required.
+	Fetcher *fetch.Fetcher
+	// ExecPath is the Chromium binary. Empty means "chromium" on PATH, then the names
+	// chromedp looks for.
+	ExecPath string
+	// Tabs is the most pages drawn at once in the whole process; a page waits for a free
+	// tab. Zero means 2.
+	Tabs int
+	// Timeout is the most one page may take, from opening its tab to reading what it
+	// drew. Zero means 20 seconds.
+	Timeout time.Duration
+	// Quiet is how long a page must make no request, once loaded, to count as drawn.
+	// Zero means 300 milliseconds.
+	Quiet time.Duration
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// ErrUnsettled is a page still making requests when its time ran out.
+var ErrUnsettled = errors.New("the page did not settle")
+
+// Renderer draws pages in a headless Chromium. It is safe for concurrent use.
+type Renderer struct {
+	opts Options
+	log  *slog.Logger
+	tabs chan struct{} // one token per open tab
+
+	mu      sync.Mutex
+	browser context.Context // nil until the first page; see start
+	stop    func()
+
+	stats counters
+}
+
+// Stats are a Renderer's counters since New.
+type Stats struct {
+	Pages   int64 // pages drawn
+	Failed  int64 // pages that failed (timeouts included)
+	Fetched int64 // requests of the pages fetched for them
+	Blocked int64 // requests refused: forbidden addresses, images, fonts, media, other methods than GET
+	// PeakTabs is the most tabs that were open at once.
+	PeakTabs int64
+}
+
+type counters struct {
+	pages, failed, fetched, blocked, open, peak atomic.Int64
+}
+
+// New returns a Renderer; Chromium starts with the first page drawn.
+func New(opts Options) (*Renderer, error) {
+	if opts.Fetcher == nil {
+		return nil, errors.New("render: Options.Fetcher is required")
+	}
+	if opts.Tabs <= 0 {
+		opts.Tabs = 2
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 20 * time.Second
+	}
+	if opts.Quiet <= 0 {
+		opts.Quiet = 300 * time.Millisecond
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Renderer{opts: opts, log: opts.Logger.With("component", "render"), tabs: make(chan struct{}, opts.Tabs)}, nil
+}
+
+// Stats returns the counters so far.
+func (r *Renderer) Stats() Stats {
+	return Stats{Pages: r.stats.pages.Load(), Failed: r.stats.failed.Load(), Fetched: r.stats.fetched.Load(),
+		Blocked: r.stats.blocked.Load(), PeakTabs: r.stats.peak.Load()}
+}
+
+// Close stops Chromium, if it was started.
+func (r *Renderer) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stop != nil {
+		r.stop()
+		r.browser, r.stop = nil, nil
+	}
+}
+
+// ExecPath finds the Chromium binary: path when set, else "chromium" on PATH, else ""
+// (chromedp then looks for the usual names itself).
+func ExecPath(path string) string {
+	if path != "" {
+		return path
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// start returns the browser's context, starting Chromium when it is not running (the
+// first page, or after it died).
+func (r *Renderer) start() (context.Context, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.browser != nil && r.browser.Err() == nil {
+		return r.browser, nil
+	}
+	if r.stop != nil {
+		r.stop()
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.Headless,
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("blink-settings", "imagesEnabled=false"),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("dns-prefetch-disable", true),
+		// Every request is fulfilled through the fetcher (see tab.answer). Anything the
+		// interception does not see, such as a WebSocket, goes to a proxy that is not
+		// there, and fails: the browser has no network of its own.
+		chromedp.ProxyServer("http://127.0.0.1:1"),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+	)
+	if p := ExecPath(r.opts.ExecPath); p != "" {
+		opts = append(opts, chromedp.ExecPath(p))
+	}
+	if os.Geteuid() == 0 {
+		// Chromium refuses to start its sandbox as root (a container's usual user).
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	if err := chromedp.Do(browser); err != nil {
+		cancelBrowser()
+		cancelAlloc()
+		return nil, fmt.Errorf("start chromium: %w", err)
+	}
+	r.browser = browser
+	r.stop = func() { cancelBrowser(); cancelAlloc() }
+	r.log.Info("chromium started", "tabs", r.opts.Tabs)
+	return browser, nil
+}
+
+// Render draws page, as fetched, in a tab of its own: the page's own request is answered
+// with page's body, the others through the fetcher. It returns the page as its scripts
+// left it once it has made no request for Options.Quiet, or an error at Options.Timeout
+// (ErrUnsettled when the page was still busy).
+func (r *Renderer) Render(ctx context.Context, page *adapter.Document) (*adapter.Document, error) {
+	select {
+	case r.tabs <- struct{}{}:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	defer func() { <-r.tabs }()
+	start := time.Now()
+	drawn, err := r.render(ctx, page)
+	if err != nil {
+		r.stats.failed.Add(1)
+		r.log.Warn("page not rendered", "url", page.URL, "err", err, "elapsed", time.Since(start))
+		return nil, err
+	}
+	r.stats.pages.Add(1)
+	r.log.Debug("page rendered", "url", page.URL, "bytes", len(drawn.Body), "elapsed", time.Since(start))
+	return drawn, nil
+}
+
+func (r *Renderer) render(ctx context.Context, page *adapter.Document) (*adapter.Document, error) {
+	browser, err := r.start()
+	if err != nil {
+		return nil, err
+	}
+	s, scoped := sessionFrom(ctx)
+	if !scoped {
+		// A page drawn outside any Scope has a browser context of its own.
+		s = &session{}
+		defer s.end(r.log)
+	}
+	bctx, err := s.browserContext(ctx, browser)
+	if err != nil {
+		return nil, err
+	}
+	open := r.stats.open.Add(1)
+	defer r.stats.open.Add(-1)
+	for peak := r.stats.peak.Load(); open > peak && !r.stats.peak.CompareAndSwap(peak, open); peak = r.stats.peak.Load() {
+	}
+	t := &tab{r: r, page: page, ctx: ctx}
+	return t.draw(browser, bctx)
+}
