@@ -34,6 +34,7 @@ type Config struct {
 	Fetch      Fetch      `koanf:"fetch"`
 	Jobs       Jobs       `koanf:"jobs"`
 	Crawl      Crawl      `koanf:"crawl"`
+	Render     Render     `koanf:"render"`
 	Extract    Extract    `koanf:"extract"`
 	RateLimit  RateLimit  `koanf:"rate_limit"`
 	Auth       Auth       `koanf:"auth"`
@@ -150,6 +151,19 @@ type Crawl struct {
 	MaxPages    int `koanf:"max_pages"`
 }
 
+// Render configures the drawing of pages through headless Chromium (core/render):
+// application shells the adapters find nothing in, and every page of Vendors.
+type Render struct {
+	Enabled bool `koanf:"enabled"`
+	// Chromium is the browser binary; empty means chromium on PATH.
+	Chromium string        `koanf:"chromium"`
+	Tabs     int           `koanf:"tabs"`
+	Timeout  time.Duration `koanf:"timeout"`
+	Quiet    time.Duration `koanf:"quiet"`
+	// Vendors are the hosts whose HTML pages are always rendered.
+	Vendors []string `koanf:"vendors"`
+}
+
 type Extract struct {
 	Concurrency  int           `koanf:"concurrency"`
 	Attempts     int           `koanf:"attempts"`
@@ -263,7 +277,7 @@ func Load(path string, environ []string) (*Config, error) {
 		return nil, fmt.Errorf("load environment: %w", err)
 	}
 	// Lists come from the environment as comma-separated strings.
-	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts", "affiliate.vendors", "webhooks.allow", "webhooks.retry_schedule"} {
+	for _, key := range []string{"fetch.allow", "fetch.no_delay_hosts", "affiliate.vendors", "webhooks.allow", "webhooks.retry_schedule", "render.vendors"} {
 		if v, ok := k.Get(key).(string); ok {
 			var items []string
 			for _, item := range strings.Split(v, ",") {
@@ -353,6 +367,12 @@ func (c *Config) Validate() error {
 	check(c.Jobs.LeaseTTL > 2*c.Jobs.ReportEvery, "jobs.lease_ttl", "must be more than twice jobs.report_every")
 	check(c.Crawl.Collections > 0, "crawl.collections", "must be positive, got %d", c.Crawl.Collections)
 	check(c.Crawl.MaxPages > 0, "crawl.max_pages", "must be positive, got %d", c.Crawl.MaxPages)
+	check(c.Render.Tabs > 0, "render.tabs", "must be positive, got %d", c.Render.Tabs)
+	check(c.Render.Timeout > 0, "render.timeout", "must be positive")
+	check(c.Render.Quiet > 0 && c.Render.Quiet < c.Render.Timeout, "render.quiet", "must be positive and shorter than render.timeout, got %s", c.Render.Quiet)
+	for i, v := range c.Render.Vendors {
+		check(v != "" && v == strings.ToLower(v) && !strings.Contains(v, "/"), fmt.Sprintf("render.vendors[%d]", i), "must be a lower-case host name, got %q", v)
+	}
 	check(c.Extract.Concurrency > 0, "extract.concurrency", "must be positive, got %d", c.Extract.Concurrency)
 	check(c.Extract.Attempts > 0, "extract.attempts", "must be positive, got %d", c.Extract.Attempts)
 	check(c.Extract.Backoff > 0, "extract.backoff", "must be positive")

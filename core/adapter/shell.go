@@ -35,7 +35,7 @@ const shellText = 200
 // that fill it. Only a browser running those scripts sees its products. The text of
 // <noscript> ("enable JavaScript to use this shop") does not count as content.
 func IsAppShell(doc *Document) bool {
-	if doc == nil || doc.Rendered || doc.Status < 200 || doc.Status > 299 || !isHTML(doc) {
+	if doc == nil || doc.Rendered || doc.Status < 200 || doc.Status > 299 || !IsHTML(doc) {
 		return false
 	}
 	z := html.NewTokenizer(bytes.NewReader(doc.Body))
@@ -98,7 +98,8 @@ func runsScript(z *html.Tokenizer) bool {
 	}
 }
 
-func isHTML(doc *Document) bool {
+// IsHTML reports whether doc is an HTML page, by its Content-Type or, without one, its body.
+func IsHTML(doc *Document) bool {
 	if ct := doc.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		return mt == "text/html" || mt == "application/xhtml+xml"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/stockroom/stockroom/core/crawl"
 	"github.com/stockroom/stockroom/core/execution"
 	"github.com/stockroom/stockroom/core/extract"
+	"github.com/stockroom/stockroom/core/fetch"
+	"github.com/stockroom/stockroom/core/render"
 	"github.com/stockroom/stockroom/core/search"
 	"github.com/stockroom/stockroom/core/webhook"
 	"github.com/stockroom/stockroom/plugins/document"
@@ -37,6 +40,8 @@ type engine struct {
 	extract  *extract.Service
 	search   *search.Service
 	webhooks *webhook.Service
+	// renderer draws application shells; nil when render.enabled is off.
+	renderer *render.Renderer
 	stop     context.CancelFunc
 	done     chan struct{}
 }
@@ -78,6 +83,15 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		Fetcher: s.tracing.Fetcher(s.metrics.Fetcher(adapter.FetcherFunc(fetcher.FetchDocument), classes.ofURL)),
 		Logger:  s.logger,
 	}
+	renderer, err := newRenderer(cfg.Render, fetcher, s.logger)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	if renderer != nil {
+		set.Renderer = renderer
+		set.Fetcher = renderer.Always(set.Fetcher, cfg.Render.Vendors)
+	}
 
 	hooks, err := s.webhooks()
 	if err != nil {
@@ -109,7 +123,7 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 		execution.AgenticSearch: searches.Run,
 	}
 	for kind, handle := range handlers {
-		handlers[kind] = tracing.Job(s.tracing, string(kind), metrics.Job(s.metrics, string(kind), handle))
+		handlers[kind] = tracing.Job(s.tracing, string(kind), metrics.Job(s.metrics, string(kind), rendering(renderer, handle)))
 	}
 	queue, err := jobs.New(s.pool, handlers, jobs.Options{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval,
 		PollIntervals: map[execution.Kind]time.Duration{execution.AgenticSearch: cfg.Jobs.SearchPollInterval},
@@ -128,9 +142,9 @@ func (s *Service) startEngine(ctx context.Context) (*engine, error) {
 	searches.Preload(runCtx)
 	e := &engine{
 		runtime: rt, registry: reg, queue: queue, queues: queueNames(handlers), stop: stop, done: make(chan struct{}),
-		webhooks: hooks.service,
-		crawl:    crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
-		extract:  extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
+		webhooks: hooks.service, renderer: renderer,
+		crawl:   crawl.NewService(executions, queue, s.access.Store(), cfg.Credits.Crawl),
+		extract: extract.NewService(executions, items, queue, s.access.Store(), s.catalog.Store(), extractions, cfg.Credits.ExtractPerURL),
 		search: search.NewService(executions, searches, queue, s.access.Store(),
 			search.Credits{Search: cfg.Credits.AgenticSearch, Mini: cfg.Credits.AgenticSearchMini}),
 	}
@@ -158,7 +172,38 @@ func (e *engine) close(ctx context.Context) error {
 	e.stop()
 	<-e.done
 	e.registry.Close(ctx)
+	if e.renderer != nil {
+		e.renderer.Close()
+	}
 	return errors.Join(err, e.runtime.Close(ctx))
+}
+
+// newRenderer is the renderer of the render settings, drawing through fetcher; nil when
+// rendering is off. Chromium starts with the first page that needs it, so it must be
+// installed now.
+func newRenderer(cfg configs.Render, fetcher *fetch.Fetcher, logger *slog.Logger) (*render.Renderer, error) {
+	if !cfg.Enabled {
+		return nil, nil
+	}
+	path := render.ExecPath(cfg.Chromium)
+	if path == "" {
+		return nil, errors.New("render.enabled: chromium is not installed (apt-get install chromium, or set render.chromium)")
+	}
+	return render.New(render.Options{Fetcher: fetcher, ExecPath: path, Tabs: cfg.Tabs, Timeout: cfg.Timeout, Quiet: cfg.Quiet, Logger: logger})
+}
+
+// rendering scopes each run of handle to a browser context of its own, so that the cookies
+// and storage one execution's pages set are discarded with it and never reach another
+// vendor's pages. Without a renderer, handle is returned as is.
+func rendering(renderer *render.Renderer, handle jobs.Handler) jobs.Handler {
+	if renderer == nil {
+		return handle
+	}
+	return func(ctx context.Context, executionID string) error {
+		ctx, end := renderer.Scope(ctx)
+		defer end()
+		return handle(ctx, executionID)
+	}
 }
 
 // searchPlanner is the optional language-model planner of search.llm, or nil when it is
