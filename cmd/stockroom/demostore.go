@@ -9,8 +9,8 @@ import (
 
 // demoStoreCommand runs the offline demo stores (`stockroom demo-store [flags]`): a
 // Shopify-like store, a JSON-LD store, a plain HTML store, a WooCommerce store, a Magento
-// store and a headless (Next.js) store on 127.0.0.2, .3, .4, .10, .11 and .12, for
-// crawling without the internet. See
+// store, a headless (Next.js) store and a store drawn by script on 127.0.0.2, .3, .4, .10,
+// .11, .12 and .13, for crawling without the internet. See
 // examples/demo-store/README.md.
 func demoStoreCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return demostore.RunCommand(ctx, "stockroom demo-store", args, stdout, stderr)

@@ -19,12 +19,12 @@ import (
 func RunCommand(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kinds := fs.String("kinds", "shopify,jsonld,html,woocommerce,magento,headless", "store kinds to start, comma-separated (shopify, jsonld, html, sitemap, woocommerce, magento, headless)")
+	kinds := fs.String("kinds", "shopify,jsonld,html,woocommerce,magento,headless,script", "store kinds to start, comma-separated (shopify, jsonld, html, sitemap, woocommerce, magento, headless, script)")
 	products := fs.Int("products", 1000, "products per generated store")
 	seed := fs.Uint64("seed", 1, "catalogue seed; the same seed serves the same products")
 	port := fs.Int("port", 8090, "port every store listens on, each on its own loopback address (0: any free port)")
 	var addrs multiFlag
-	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4/.9/.10/.11/.12 for shopify/jsonld/html/sitemap/woocommerce/magento/headless)")
+	fs.Var(&addrs, "addr", "KIND=HOST:PORT listen address for one kind, repeatable (default 127.0.0.2/.3/.4/.9/.10/.11/.12/.13 for shopify/jsonld/html/sitemap/woocommerce/magento/headless/script)")
 	catalogPath := fs.String("catalog", "", "serve this Shopify products.json (array or {\"products\": [...]}) instead of a generated catalogue")
 	currency := fs.String("currency", "", "ISO 4217 currency the pages announce (default USD; EUR for woocommerce and headless, GBP for magento)")
 	pageSize := fs.Int("page-size", 24, "products per category page")

@@ -25,6 +25,9 @@
 //     data-price-amount, pages ?p=N, configurable products' jsonConfig, prices "£1,234.56".
 //   - Headless: a French shop on a Next.js storefront that draws little markup and carries
 //     its catalogue in __NEXT_DATA__ (Storefront API shapes), pages ?page=N, "12,50 €".
+//   - Script: a shop whose every page is an application shell; its script fetches the page
+//     as JSON from /api/page and draws it (the JSON-LD shop's markup). Only a crawler that
+//     renders pages (render.enabled) reads it.
 //
 // Build one with New, or start several with Launch:
 //

@@ -273,7 +273,7 @@ func (s *Store) robotsTxt(w http.ResponseWriter, r *http.Request) {
 	for _, p := range s.opts.Faults.RobotsDisallow {
 		b.WriteString("Disallow: " + p + "\n")
 	}
-	if s.opts.Kind != HTML {
+	if s.opts.Kind != HTML && s.opts.Kind != Script {
 		b.WriteString("\nSitemap: " + base(r) + "/sitemap.xml\n")
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

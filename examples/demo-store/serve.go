@@ -28,6 +28,8 @@ func DefaultHost(kind Kind) string {
 		return "127.0.0.11"
 	case Headless:
 		return "127.0.0.12"
+	case Script:
+		return "127.0.0.13"
 	}
 	return "127.0.0.2"
 }

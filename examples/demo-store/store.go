@@ -29,10 +29,13 @@ const (
 	// Headless is a French shop whose Next.js storefront carries its catalogue in the
 	// page's embedded state (__NEXT_DATA__).
 	Headless Kind = "headless"
+	// Script is a shop whose pages are application shells: a script fetches each page's
+	// content as JSON from the store and draws it.
+	Script Kind = "script"
 )
 
 // Kinds lists every kind, in the order the launcher starts them.
-var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap, WooCommerce, Magento, Headless}
+var Kinds = []Kind{Shopify, JSONLD, HTML, Sitemap, WooCommerce, Magento, Headless, Script}
 
 // Options configure a Store. The zero value of every field but Kind is usable.
 type Options struct {
@@ -197,6 +200,9 @@ func New(opts Options) (*Store, error) {
 	case Headless:
 		s.router = s.headlessRoute
 		s.name, s.currency = cmp.Or(s.name, "Maison Lumière"), cmp.Or(opts.Currency, "EUR")
+	case Script:
+		s.router = s.scriptRoute
+		s.name = cmp.Or(s.name, "Lantern Lane")
 	default:
 		return nil, fmt.Errorf("demostore: unknown kind %q (want one of %v)", opts.Kind, Kinds)
 	}
@@ -222,12 +228,12 @@ func (s *Store) Catalog() *Catalog { return s.cat }
 func (s *Store) PageSize() int { return s.pageSize }
 
 // ProductPath is the path of product i's page: /products/{handle} (Shopify),
-// /product/{handle} (JSON-LD, headless), /item/{handle} (HTML), /produkt/{handle}/
+// /product/{handle} (JSON-LD, script, headless), /item/{handle} (HTML), /produkt/{handle}/
 // (WooCommerce) or /{handle}.html (Magento).
 func (s *Store) ProductPath(i int) string { return s.productPath(s.cat.Product(i).Handle) }
 
 // CategoryPath is the path of a collection's first listing page: /collections/{handle}
-// (Shopify), /category/{handle} (JSON-LD), /shop/{handle} (HTML),
+// (Shopify), /category/{handle} (JSON-LD, script), /shop/{handle} (HTML),
 // /produkt-kategorie/{handle}/ (WooCommerce), /{handle}.html (Magento) or
 // /search/{handle} (headless).
 func (s *Store) CategoryPath(handle string) string {
@@ -249,7 +255,7 @@ func (s *Store) CategoryPages(handle string) int {
 
 func (s *Store) productPrefix() string {
 	switch s.opts.Kind {
-	case JSONLD:
+	case JSONLD, Script:
 		return "/product/"
 	case HTML:
 		return "/item/"
@@ -267,7 +273,7 @@ func (s *Store) productPrefix() string {
 
 func (s *Store) categoryPrefix() string {
 	switch s.opts.Kind {
-	case JSONLD:
+	case JSONLD, Script:
 		return "/category/"
 	case HTML:
 		return "/shop/"
