@@ -82,9 +82,15 @@ func ensurePackages(ctx context.Context, needPostgres, needClickHouse bool, stdo
 	if len(missing) == 0 {
 		return nil
 	}
+	return aptInstall(ctx, missing, "set DATABASE_URL and CLICKHOUSE_URL to servers you run", stdout)
+}
+
+// aptInstall installs the Debian packages missing with apt-get as root, saying so on
+// stdout; as another user it returns the command to run, and otherwise what to do.
+func aptInstall(ctx context.Context, missing []string, otherwise string, stdout io.Writer) error {
 	install := "apt-get install -y --no-install-recommends " + strings.Join(missing, " ")
 	if os.Geteuid() != 0 {
-		return fmt.Errorf("missing packages; install them with:\n  sudo apt-get update && sudo %s\n(or set DATABASE_URL and CLICKHOUSE_URL to servers you run)", install)
+		return fmt.Errorf("missing packages; install them with:\n  sudo apt-get update && sudo %s\n(or %s)", install, otherwise)
 	}
 	fmt.Fprintf(stdout, "installing %s ...\n", strings.Join(missing, ", "))
 	for _, args := range [][]string{{"apt-get", "update"}, append([]string{"apt-get", "install", "-y", "--no-install-recommends"}, missing...)} {

@@ -83,6 +83,7 @@ var demoCatalogs = []demostore.Options{
 	{Kind: demostore.WooCommerce, Products: 300},
 	{Kind: demostore.Magento, Products: 300},
 	{Kind: demostore.Headless, Products: 300},
+	{Kind: demostore.Script, Products: 300},
 }
 
 // demoStores starts `make run`'s demo stores, each on its loopback address and all on one

@@ -88,6 +88,10 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rendering, err := ensureChromium(ctx, cfg.Render, stdout)
+	if err != nil {
+		return err
+	}
 	app.SetGCPercent(cfg.Server.GCPercent, os.LookupEnv)
 	svc, err := app.New(ctx, cfg, app.Options{Version: opts.Version})
 	if err != nil {
@@ -132,17 +136,18 @@ Try:
 
 Crawl an offline demo store (Shopify-like; JSON-LD at %[8]s, plain HTML at %[9]s,
 sitemaps only at %[10]s, WooCommerce at %[11]s, Magento at %[12]s, headless Next.js at
-%[13]s), then browse it:
+%[13]s, drawn by script at %[15]s), then browse it:
   curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"url": "%[7]s"}' %[1]s/v2/crawl
   curl -s -H "x-api-key: %[3]s" %[1]s/v2/crawl/EXECUTION_ID
   curl -s -H "x-api-key: %[3]s" "%[1]s/v2/collections?vendor=%[7]s"
   curl -s -X POST -H "x-api-key: %[3]s" -H "Content-Type: application/json" -d '{"vendor": "%[7]s", "max_products": 20}' %[1]s/v2/extract
 
+Rendering:  %[16]s
 Postgres:   %[5]s
 ClickHouse: %[6]s
 `, baseURL, demoOrganization, secret, runEnv, db.postgresURL, db.clickhouseURL,
 		fleet.Get(demostore.Shopify).BaseURL, fleet.Get(demostore.JSONLD).BaseURL, fleet.Get(demostore.HTML).BaseURL,
 		fleet.Get(demostore.Sitemap).BaseURL, fleet.Get(demostore.WooCommerce).BaseURL, fleet.Get(demostore.Magento).BaseURL,
-		fleet.Get(demostore.Headless).BaseURL, metricsURL)
+		fleet.Get(demostore.Headless).BaseURL, metricsURL, fleet.Get(demostore.Script).BaseURL, rendering)
 	return svc.Wait()
 }
