@@ -81,10 +81,12 @@ type Stats struct {
 	Blocked int64 // requests refused: forbidden addresses, images, fonts, media, other methods than GET
 	// PeakTabs is the most tabs that were open at once.
 	PeakTabs int64
+	// Browsers counts the starts of Chromium: 0 until a page needed it.
+	Browsers int64
 }
 
 type counters struct {
-	pages, failed, fetched, blocked, open, peak atomic.Int64
+	pages, failed, fetched, blocked, open, peak, browsers atomic.Int64
 }
 
 // New returns a Renderer; Chromium starts with the first page drawn.
@@ -110,7 +112,7 @@ func New(opts Options) (*Renderer, error) {
 // Stats returns the counters so far.
 func (r *Renderer) Stats() Stats {
 	return Stats{Pages: r.stats.pages.Load(), Failed: r.stats.failed.Load(), Fetched: r.stats.fetched.Load(),
-		Blocked: r.stats.blocked.Load(), PeakTabs: r.stats.peak.Load()}
+		Blocked: r.stats.blocked.Load(), PeakTabs: r.stats.peak.Load(), Browsers: r.stats.browsers.Load()}
 }
 
 // Close stops Chromium, if it was started.
@@ -176,6 +178,7 @@ func (r *Renderer) start() (context.Context, error) {
 	}
 	r.browser = browser
 	r.stop = func() { cancelBrowser(); cancelAlloc() }
+	r.stats.browsers.Add(1)
 	r.log.Info("chromium started", "tabs", r.opts.Tabs)
 	return browser, nil
 }
