@@ -30,6 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdpfetch "github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 
 	"github.com/stockroom/stockroom/core/adapter"
@@ -44,18 +46,22 @@ type Options struct {
 	// ExecPath is the Chromium binary. Empty means "chromium" on PATH, then the names
 	// chromedp looks for.
 	ExecPath string
-	// Tabs is the most pages drawn at once in the whole process; a page waits for a free
-	// tab. Zero means 2.
+	// Tabs is the most tabs open at once in the whole process, busy or kept for their
+	// scope's next page; a page waits for a free one. Zero means 2.
 	Tabs int
 	// Timeout is the most one page may take, from opening its tab to reading what it
 	// drew. Zero means 20 seconds.
 	Timeout time.Duration
 	// Quiet is how long a page must make no request, once loaded, to count as drawn.
-	// Zero means 300 milliseconds.
+	// Zero means 500 milliseconds.
 	Quiet time.Duration
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
+
+// openTimeout is the most Chromium may take to open a tab before it is taken for stuck.
+// Opening is not the page's time (Options.Timeout): a busy machine takes seconds.
+const openTimeout = 30 * time.Second
 
 // ErrUnsettled is a page still making requests when its time ran out.
 var ErrUnsettled = errors.New("the page did not settle")
@@ -64,7 +70,7 @@ var ErrUnsettled = errors.New("the page did not settle")
 type Renderer struct {
 	opts Options
 	log  *slog.Logger
-	tabs chan struct{} // one token per open tab
+	tabs *pool
 
 	mu      sync.Mutex
 	browser context.Context // nil until the first page; see start
@@ -86,7 +92,7 @@ type Stats struct {
 }
 
 type counters struct {
-	pages, failed, fetched, blocked, open, peak, browsers atomic.Int64
+	pages, failed, fetched, blocked, browsers atomic.Int64
 }
 
 // New returns a Renderer; Chromium starts with the first page drawn.
@@ -101,18 +107,18 @@ func New(opts Options) (*Renderer, error) {
 		opts.Timeout = 20 * time.Second
 	}
 	if opts.Quiet <= 0 {
-		opts.Quiet = 300 * time.Millisecond
+		opts.Quiet = 500 * time.Millisecond
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Renderer{opts: opts, log: opts.Logger.With("component", "render"), tabs: make(chan struct{}, opts.Tabs)}, nil
+	return &Renderer{opts: opts, log: opts.Logger.With("component", "render"), tabs: newPool(opts.Tabs)}, nil
 }
 
 // Stats returns the counters so far.
 func (r *Renderer) Stats() Stats {
 	return Stats{Pages: r.stats.pages.Load(), Failed: r.stats.failed.Load(), Fetched: r.stats.fetched.Load(),
-		Blocked: r.stats.blocked.Load(), PeakTabs: r.stats.peak.Load(), Browsers: r.stats.browsers.Load()}
+		Blocked: r.stats.blocked.Load(), PeakTabs: int64(r.tabs.peakOpen()), Browsers: r.stats.browsers.Load()}
 }
 
 // Close stops Chromium, if it was started.
@@ -183,17 +189,12 @@ func (r *Renderer) start() (context.Context, error) {
 	return browser, nil
 }
 
-// Render draws page, as fetched, in a tab of its own: the page's own request is answered
-// with page's body, the others through the fetcher. It returns the page as its scripts
-// left it once it has made no request for Options.Quiet, or an error at Options.Timeout
-// (ErrUnsettled when the page was still busy).
+// Render draws page, as fetched, in a tab of its scope (see Scope): the page's own
+// request is answered with page's body, the others through the fetcher. It returns the
+// page as its scripts left it once it has made no request for Options.Quiet, or an error
+// at Options.Timeout (ErrUnsettled when the page was still busy). It waits for a tab
+// while Options.Tabs are busy.
 func (r *Renderer) Render(ctx context.Context, page *adapter.Document) (*adapter.Document, error) {
-	select {
-	case r.tabs <- struct{}{}:
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	}
-	defer func() { <-r.tabs }()
 	start := time.Now()
 	drawn, err := r.render(ctx, page)
 	if err != nil {
@@ -213,18 +214,40 @@ func (r *Renderer) render(ctx context.Context, page *adapter.Document) (*adapter
 	}
 	s, scoped := sessionFrom(ctx)
 	if !scoped {
-		// A page drawn outside any Scope has a browser context of its own.
+		// A page drawn outside any Scope has a browser context, and a tab, of its own.
 		s = &session{}
-		defer s.end(r.log)
+		defer s.end(r)
 	}
-	bctx, err := s.browserContext(ctx, browser)
+	scope, err := s.browserContext(ctx, browser)
 	if err != nil {
 		return nil, err
 	}
-	open := r.stats.open.Add(1)
-	defer r.stats.open.Add(-1)
-	for peak := r.stats.peak.Load(); open > peak && !r.stats.peak.CompareAndSwap(peak, open); peak = r.stats.peak.Load() {
+	open, err := r.tabs.get(ctx, scope, func() (*openTab, error) { return r.openTab(browser, scope) })
+	if err != nil {
+		return nil, err
 	}
-	t := &tab{r: r, page: page, ctx: ctx}
-	return t.draw(browser, bctx)
+	t := &tab{r: r, page: page, ctx: ctx, target: chromedp.FromContext(open.ctx).Target}
+	drawn, err := t.draw(open.ctx)
+	// A tab whose page failed may still be busy with it: it is closed, not kept.
+	r.tabs.put(open, scoped && err == nil)
+	return drawn, err
+}
+
+// openTab opens a tab in the browser context scope, with its requests intercepted.
+func (r *Renderer) openTab(browser context.Context, scope cdp.BrowserContextID) (*openTab, error) {
+	ctx, closeTab := chromedp.NewContext(browser, chromedp.WithExistingBrowserContext(scope))
+	// The tab lives as long as the context of its first run, so that run cannot have a
+	// deadline of its own: a timer cancels it instead when Chromium does not answer.
+	timer := time.AfterFunc(openTimeout, closeTab)
+	defer timer.Stop()
+	if err := chromedp.Do(ctx); err != nil {
+		closeTab()
+		return nil, fmt.Errorf("open a tab: %w", err)
+	}
+	target := chromedp.FromContext(ctx).Target
+	if _, err := cdp.Call(ctx, target, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+		closeTab()
+		return nil, fmt.Errorf("intercept requests: %w", err)
+	}
+	return &openTab{scope: scope, ctx: ctx, close: closeTab}, nil
 }

@@ -94,7 +94,7 @@ func fetchPage(t *testing.T, f *fetch.Fetcher, url string) *adapter.Document {
 
 // newRenderer is a Renderer over a fetcher that lets through allow only, without
 // politeness delays. It skips the test when Chromium is not installed.
-func newRenderer(t *testing.T, allow []string, opts Options) (*Renderer, *fetch.Fetcher) {
+func newRenderer(t testing.TB, allow []string, opts Options) (*Renderer, *fetch.Fetcher) {
 	t.Helper()
 	if ExecPath("") == "" {
 		t.Skip("chromium is not installed")
@@ -242,13 +242,22 @@ func TestRenderNeverOpensMoreTabsThanItsBound(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
+	// Two scopes, so that tabs kept for one are closed to make room for the other's.
+	first, endFirst := r.Scope(context.Background())
+	defer endFirst()
+	second, endSecond := r.Scope(context.Background())
+	defer endSecond()
 	var wg sync.WaitGroup
 	errs := make(chan error, pages)
-	for range pages {
+	for k := range pages {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			drawn, err := r.Render(context.Background(), page)
+			scope := first
+			if k%2 == 1 {
+				scope = second
+			}
+			drawn, err := r.Render(scope, page)
 			if err == nil && !strings.Contains(string(drawn.Body), "drawn") {
 				err = fmt.Errorf("page not drawn: %s", drawn.Body)
 			}
@@ -269,6 +278,9 @@ func TestRenderNeverOpensMoreTabsThanItsBound(t *testing.T) {
 	}
 	if got := r.Stats().PeakTabs; got != tabs {
 		t.Errorf("the renderer had %d tabs open at most, want exactly %d (the bound, reached)", got, tabs)
+	}
+	if got := r.Stats().Pages; got != pages+1 {
+		t.Errorf("%d pages drawn, want %d", got, pages+1)
 	}
 	s.mu.Lock()
 	peak := s.peak

@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -18,7 +17,7 @@ import (
 // outside any scope gets a browser context of its own.
 func (r *Renderer) Scope(ctx context.Context) (_ context.Context, end func()) {
 	s := &session{}
-	return context.WithValue(ctx, sessionKey{}, s), func() { s.end(r.log) }
+	return context.WithValue(ctx, sessionKey{}, s), func() { s.end(r) }
 }
 
 type sessionKey struct{}
@@ -52,17 +51,19 @@ func (s *session) browserContext(ctx, browser context.Context) (cdp.BrowserConte
 	return s.id, nil
 }
 
-// end disposes of the session's browser context, and with it every cookie it holds.
-func (s *session) end(log *slog.Logger) {
+// end closes the session's tabs and disposes of its browser context, and with it every
+// cookie it holds.
+func (s *session) end(r *Renderer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.id == "" {
 		return
 	}
+	r.tabs.drop(s.id)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := cdp.Call(ctx, s.browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: s.id}); err != nil {
-		log.Debug("browser context not disposed", "err", err) // Chromium stopped, or the context went with it
+		r.log.Debug("browser context not disposed", "err", err) // Chromium stopped, or the context went with it
 	}
 	s.id, s.browser = "", nil
 }

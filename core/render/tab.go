@@ -34,11 +34,9 @@ type tab struct {
 	lastSeen time.Time // when a request last began or ended
 }
 
-// draw opens the tab in the browser context bctx, loads the page, waits for it to settle
-// and reads what it drew.
-func (t *tab) draw(browser context.Context, bctx cdp.BrowserContextID) (*adapter.Document, error) {
-	tabCtx, closeTab := chromedp.NewContext(browser, chromedp.WithExistingBrowserContext(bctx))
-	defer closeTab()
+// draw loads the page in the tab whose context is tabCtx, waits for it to settle and
+// reads what it drew.
+func (t *tab) draw(tabCtx context.Context) (*adapter.Document, error) {
 	ctx, cancel := context.WithTimeout(tabCtx, t.r.opts.Timeout)
 	defer cancel()
 	defer context.AfterFunc(t.ctx, cancel)()
@@ -51,11 +49,6 @@ func (t *tab) draw(browser context.Context, bctx cdp.BrowserContextID) (*adapter
 		}
 		return fmt.Errorf("render %s: %s: %w", t.page.URL, what, err)
 	}
-
-	if err := chromedp.Do(ctx); err != nil {
-		return nil, fail("open a tab", err)
-	}
-	t.target = chromedp.FromContext(ctx).Target
 	t.lastSeen = time.Now()
 	err := chromedp.Listen(ctx, func(ev any) {
 		if paused, ok := ev.(*cdpfetch.EventRequestPaused); ok {
@@ -65,9 +58,6 @@ func (t *tab) draw(browser context.Context, bctx cdp.BrowserContextID) (*adapter
 	})
 	if err != nil {
 		return nil, fail("listen", err)
-	}
-	if _, err := cdp.Call(ctx, t.target, cdpfetch.Enable, cdpfetch.EnableParams{Patterns: []*cdpfetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
-		return nil, fail("intercept requests", err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(t.page.Landed())); err != nil {
 		return nil, fail("load", err)
