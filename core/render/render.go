@@ -226,7 +226,7 @@ func (r *Renderer) render(ctx context.Context, page *adapter.Document) (*adapter
 	if err != nil {
 		return nil, err
 	}
-	t := &tab{r: r, page: page, ctx: ctx, target: chromedp.FromContext(open.ctx).Target}
+	t := &tab{r: r, page: page, ctx: ctx, target: chromedp.FromContext(open.ctx).Target, assets: &s.assets}
 	drawn, err := t.draw(open.ctx)
 	// A tab whose page failed may still be busy with it: it is closed, not kept.
 	r.tabs.put(open, scoped && err == nil)

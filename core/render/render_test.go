@@ -290,7 +290,7 @@ func TestRenderNeverOpensMoreTabsThanItsBound(t *testing.T) {
 	}
 }
 
-func TestRenderScopesKeepCookiesApart(t *testing.T) {
+func TestRenderScopesKeepCookiesAndScriptsApart(t *testing.T) {
 	s := startSite(t, "127.0.0.1:0", map[string]string{
 		"/": shell,
 		"/app.js": `document.getElementById('app').innerHTML = '<p id="before">' + (document.cookie || 'none') + '</p>';
@@ -320,5 +320,9 @@ document.cookie = 'visitor=1; path=/';`,
 	defer endNext()
 	if got := cookieSeen(next); got != "none" {
 		t.Errorf("a page of the next scope saw cookie %q, want none", got)
+	}
+	// The script is fetched once per scope, not once per page.
+	if got := s.count("/app.js"); got != 2 {
+		t.Errorf("the script was fetched %d times for two scopes, want 2", got)
 	}
 }

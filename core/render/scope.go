@@ -32,6 +32,7 @@ type session struct {
 	mu      sync.Mutex
 	id      cdp.BrowserContextID
 	browser *chromedp.Browser // the browser id belongs to
+	assets  assets
 }
 
 // browserContext returns the session's browser context in browser, creating it on first

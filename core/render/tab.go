@@ -23,6 +23,8 @@ import (
 type tab struct {
 	r    *Renderer
 	page *adapter.Document
+	// assets are the scope's scripts and style sheets, fetched once for all its pages.
+	assets *assets
 	// ctx is the caller's: the page's requests are fetched with it, so that they count
 	// in the job's Meter and stop with the job.
 	ctx    context.Context
@@ -141,6 +143,12 @@ func (t *tab) fetch(ctx context.Context, ev *cdpfetch.EventRequestPaused) {
 	if accept, ok := ev.Request.Headers["Accept"].(string); ok && accept != "" {
 		req.Header = http.Header{"Accept": {accept}}
 	}
+	if kept(ev.ResourceType) {
+		if a, ok := t.assets.get(req.URL); ok {
+			t.fulfill(ctx, ev, a.status, a.header, a.body, "")
+			return
+		}
+	}
 	resp, err := t.r.opts.Fetcher.Fetch(t.ctx, req)
 	if err != nil {
 		if errors.Is(err, fetch.ErrForbiddenAddress) || errors.Is(err, fetch.ErrDisallowedByRobots) {
@@ -153,6 +161,9 @@ func (t *tab) fetch(ctx context.Context, ev *cdpfetch.EventRequestPaused) {
 		return
 	}
 	t.r.stats.fetched.Add(1)
+	if kept(ev.ResourceType) {
+		t.assets.keep(req.URL, &asset{status: resp.Status, header: resp.Header, body: resp.RawBody})
+	}
 	t.fulfill(ctx, ev, resp.Status, resp.Header, resp.RawBody, "")
 }
 
