@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"strconv"
 	"testing"
 	"time"
 
@@ -129,18 +128,7 @@ func (c platformCase) run(t *testing.T) {
 		len(collections), requests, float64(requests)/float64(max(found, 1)), elapsed.Round(time.Millisecond))
 
 	// Every listing's price and currency, as its tile shows them.
-	listings := map[string]map[string]any{}
-	for page := 1; ; page++ {
-		r := s.do("GET", "/v2/listings?vendor="+vendor+"&page_size=100&page="+strconv.Itoa(page), nil)
-		data, _ := r.body["data"].([]any)
-		for _, l := range data {
-			l := l.(map[string]any)
-			listings[l["url"].(string)] = l
-		}
-		if len(data) < 100 {
-			break
-		}
-	}
+	listings := s.listingsOf(vendor)
 	for i := range cat.Len() {
 		p := cat.Product(i)
 		// The catalog keeps URLs in their canonical form (without WordPress's trailing slash).

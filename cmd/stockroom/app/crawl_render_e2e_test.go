@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,22 +123,6 @@ func imagePaths(product map[string]any) []string {
 		out = append(out, u.Path)
 	}
 	return out
-}
-
-// listingsOf are the vendor's listings by URL.
-func (s *stack) listingsOf(vendor string) map[string]map[string]any {
-	out := map[string]map[string]any{}
-	for page := 1; ; page++ {
-		r := s.do("GET", "/v2/listings?vendor="+vendor+"&page_size=100&page="+strconv.Itoa(page), nil)
-		data, _ := r.body["data"].([]any)
-		for _, l := range data {
-			l := l.(map[string]any)
-			out[l["url"].(string)] = l
-		}
-		if len(data) < 100 {
-			return out
-		}
-	}
 }
 
 // extractAll extracts the products of shop at indexes through the API, and returns each

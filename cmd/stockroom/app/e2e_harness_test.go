@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -254,4 +255,20 @@ func field(m map[string]any, path ...string) any {
 func hostOf(base string) string {
 	h, _, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
 	return h
+}
+
+// listingsOf are the vendor's listings by URL.
+func (s *stack) listingsOf(vendor string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for page := 1; ; page++ {
+		r := s.do("GET", "/v2/listings?vendor="+vendor+"&page_size=100&page="+strconv.Itoa(page), nil)
+		data, _ := r.body["data"].([]any)
+		for _, l := range data {
+			l := l.(map[string]any)
+			out[l["url"].(string)] = l
+		}
+		if len(data) < 100 {
+			return out
+		}
+	}
 }
