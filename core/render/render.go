@@ -228,9 +228,14 @@ func (r *Renderer) render(ctx context.Context, page *adapter.Document) (*adapter
 	}
 	t := &tab{r: r, page: page, ctx: ctx, target: chromedp.FromContext(open.ctx).Target, assets: &s.assets}
 	drawn, err := t.draw(open.ctx)
-	// A tab whose page failed may still be busy with it: it is closed, not kept.
-	r.tabs.put(open, scoped && err == nil)
-	return drawn, err
+	if err != nil {
+		// A tab whose page failed may still be busy with it: it is closed, not kept, and
+		// the page's caller does not wait for Chromium to close it.
+		go r.tabs.put(open, false)
+		return nil, err
+	}
+	r.tabs.put(open, scoped)
+	return drawn, nil
 }
 
 // openTab opens a tab in the browser context scope, with its requests intercepted.

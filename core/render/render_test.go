@@ -186,12 +186,15 @@ func TestRenderEndsAPageThatNeverSettlesAtItsDeadline(t *testing.T) {
 	const timeout = 1500 * time.Millisecond
 	r, f := newRenderer(t, []string{"127.0.0.1"}, Options{Timeout: timeout})
 	page := fetchPage(t, f, s.base+"/")
-	// Chromium starts with the first page, outside the page's time.
-	if _, err := r.Render(context.Background(), fetchPage(t, f, s.base+"/still.html")); err != nil {
+	// Chromium starts with the first page, outside the page's time, and so does the
+	// scope's tab.
+	scope, end := r.Scope(context.Background())
+	defer end()
+	if _, err := r.Render(scope, fetchPage(t, f, s.base+"/still.html")); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err := r.Render(context.Background(), page)
+	_, err := r.Render(scope, page)
 	elapsed := time.Since(start)
 	if !errors.Is(err, ErrUnsettled) {
 		t.Fatalf("Render = %v, want ErrUnsettled", err)

@@ -25,11 +25,13 @@ type tab struct {
 	page *adapter.Document
 	// assets are the scope's scripts and style sheets, fetched once for all its pages.
 	assets *assets
-	// ctx is the caller's: the page's requests are fetched with it, so that they count
-	// in the job's Meter and stop with the job.
-	ctx    context.Context
-	target *chromedp.Target
-	served atomic.Bool // the page's own request has been answered
+	// ctx is the caller's. The page's requests are fetched with fetches, made from it
+	// so that they count in the job's Meter, and cancelled once the page is read or has
+	// failed: a request of a page given up on is not worth its wait for the host.
+	ctx     context.Context
+	fetches context.Context
+	target  *chromedp.Target
+	served  atomic.Bool // the page's own request has been answered
 
 	mu       sync.Mutex
 	inFlight int
@@ -42,6 +44,9 @@ func (t *tab) draw(tabCtx context.Context) (*adapter.Document, error) {
 	ctx, cancel := context.WithTimeout(tabCtx, t.r.opts.Timeout)
 	defer cancel()
 	defer context.AfterFunc(t.ctx, cancel)()
+	fetches, stopFetches := context.WithCancel(t.ctx)
+	defer stopFetches()
+	t.fetches = fetches
 	fail := func(what string, err error) error {
 		if t.ctx.Err() != nil {
 			return context.Cause(t.ctx)
@@ -149,7 +154,7 @@ func (t *tab) fetch(ctx context.Context, ev *cdpfetch.EventRequestPaused) {
 			return
 		}
 	}
-	resp, err := t.r.opts.Fetcher.Fetch(t.ctx, req)
+	resp, err := t.r.opts.Fetcher.Fetch(t.fetches, req)
 	if err != nil {
 		if errors.Is(err, fetch.ErrForbiddenAddress) || errors.Is(err, fetch.ErrDisallowedByRobots) {
 			t.r.log.Warn("request of a rendered page refused", "page", t.page.URL, "url", ev.Request.URL, "err", err)
