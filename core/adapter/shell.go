@@ -32,32 +32,45 @@ const shellText = 200
 
 // IsAppShell reports whether doc is an application shell: a successful HTML page that has
 // not been rendered yet, whose body is essentially an empty mount point plus the scripts
-// that fill it. Only a browser running those scripts sees its products. The text of
-// <noscript> ("enable JavaScript to use this shop") does not count as content.
+// that fill it: a script that runs, no link, no heading and hardly any text. Only a
+// browser running those scripts sees its products. The text of <noscript> ("enable
+// JavaScript to use this shop") does not count as content. A page with a heading or a
+// link is a page, however small, whose adapters' verdict stands.
 func IsAppShell(doc *Document) bool {
 	if doc == nil || doc.Rendered || doc.Status < 200 || doc.Status > 299 || !IsHTML(doc) {
 		return false
 	}
 	z := html.NewTokenizer(bytes.NewReader(doc.Body))
-	inBody := false
 	skip := 0 // depth inside elements whose text is not content
 	scripts, text := 0, 0
 	for {
-		switch z.Next() {
+		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			return scripts > 0 && text <= shellText
-		case html.StartTagToken:
-			name, _ := z.TagName()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			// Elements whose text is not content are skipped to their end tag; a
+			// self-closing one has none.
+			opens := 0
+			if tt == html.StartTagToken {
+				opens = 1
+			}
+			name, hasAttr := z.TagName()
 			switch atom.Lookup(name) {
-			case atom.Body:
-				inBody = true
+			case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				if skip == 0 {
+					return false
+				}
+			case atom.A:
+				if skip == 0 && hasAttr && hasHref(z) {
+					return false
+				}
 			case atom.Script:
 				if runsScript(z) {
 					scripts++
 				}
-				skip++
+				skip += opens
 			case atom.Style, atom.Noscript, atom.Template, atom.Title:
-				skip++
+				skip += opens
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -66,7 +79,7 @@ func IsAppShell(doc *Document) bool {
 				skip = max(skip-1, 0)
 			}
 		case html.TextToken:
-			if inBody && skip == 0 {
+			if skip == 0 {
 				for _, r := range string(z.Text()) {
 					if !unicode.IsSpace(r) {
 						text++
@@ -76,6 +89,19 @@ func IsAppShell(doc *Document) bool {
 					return false
 				}
 			}
+		}
+	}
+}
+
+// hasHref reports whether the tag the tokenizer is on has an href attribute.
+func hasHref(z *html.Tokenizer) bool {
+	for {
+		key, _, more := z.TagAttr()
+		if string(key) == "href" {
+			return true
+		}
+		if !more {
+			return false
 		}
 	}
 }
