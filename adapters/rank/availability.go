@@ -126,7 +126,7 @@ func (r *reader) stockLines(add func(Source, bool, string, *element)) {
 			nodes, says = append(nodes, n), append(says, in)
 		}
 	}
-	els := describe(nodes)
+	els := r.describe(nodes)
 	for i := range els {
 		src, where := Element, "stock line "+els[i].where()
 		if i >= classedCount {

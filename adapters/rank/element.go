@@ -36,7 +36,7 @@ func (e *element) where() string {
 
 // describe reads the tags, classes and inline styles of nodes and of the blocks around
 // them: one query per node for its ancestors, then one per attribute for them all.
-func describe(nodes []sdk.Node) []element {
+func (r *reader) describe(nodes []sdk.Node) []element {
 	out := make([]element, len(nodes))
 	if len(nodes) == 0 {
 		return out
@@ -58,8 +58,6 @@ func describe(nodes []sdk.Node) []element {
 		near = append(near, chain[:min(len(chain), styleDepth)]...)
 	}
 	names, classes, ids, styles := all.Name(), all.Attr("class"), all.Attr("id"), near.Attr("style")
-	// A page's blocks repeat their class names from candidate to candidate.
-	words := map[string][]string{}
 	at, atStyle := 0, 0
 	for i := range nodes {
 		e := &out[i]
@@ -71,22 +69,57 @@ func describe(nodes []sdk.Node) []element {
 				style = strings.ToLower(styles[atStyle])
 				atStyle++
 			}
-			key := classes[at] + " " + ids[at]
-			toks, ok := words[key]
-			if !ok {
-				toks = tokens(key)
-				words[key] = toks
-			}
+			block := r.classWords(classes[at], ids[at])
 			at++
 			if depth == 0 {
-				e.tag, e.own = tag, toks
+				e.tag, e.own = tag, block.words
 			}
 			// The chain may be cut short; a block this many levels below the root is
 			// the page's frame (its header, its footer) when it says so.
-			e.readBlock(depth, len(chains[i])-depth, tag, style, toks)
+			e.readBlock(depth, len(chains[i])-depth, tag, style, block)
 		}
 	}
 	return out
+}
+
+// blockWords are the words of a block's class and id, and which vocabularies of
+// words.go they hold.
+type blockWords struct {
+	words []string
+	// Whether the words name a struck-out or former price, another product's block,
+	// the page's menus, its header or footer, the cart, hidden content, the product's
+	// own block, an emphasised price, another kind of price, a price.
+	struck, other, chrome, frame, cart, hidden, product, emphasis, otherKind, priceClass bool
+}
+
+// classWords returns the words of a block with the given class and id attributes. A
+// page's blocks repeat their class names from candidate to candidate, and every
+// candidate reads the blocks around it, so each distinct class and id is read once per
+// page.
+func (r *reader) classWords(class, id string) *blockWords {
+	key := class + " " + id
+	if b, ok := r.blocks[key]; ok {
+		return b
+	}
+	toks := tokens(key)
+	b := &blockWords{words: toks}
+	if len(toks) > 0 {
+		b.struck = hasWord(toks, struckWords) || hasQualifiedWord(toks, struckQualifiers)
+		b.other = hasWord(toks, otherProductWords)
+		b.chrome = hasWord(toks, chromeWords)
+		b.frame = hasWord(toks, frameWords)
+		b.cart = hasWord(toks, cartWords)
+		b.hidden = hasWord(toks, hiddenWords)
+		b.product = hasWord(toks, productWords)
+		b.emphasis = hasWord(toks, emphasisWords)
+		b.otherKind = hasWord(toks, otherPriceWords)
+		b.priceClass = hasWord(toks, priceClassWords) || hasPricePart(toks)
+	}
+	if r.blocks == nil {
+		r.blocks = map[string]*blockWords{}
+	}
+	r.blocks[key] = b
+	return b
 }
 
 // chainDepth bounds how many blocks above a node describe reads, and styleDepth those
@@ -98,7 +131,7 @@ const (
 
 // readBlock notes what the block depth levels above the node (0: the node) and fromRoot
 // levels below the page's root element says.
-func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []string) {
+func (e *element) readBlock(depth, fromRoot int, tag, style string, block *blockWords) {
 	near := depth <= 2
 	frame := fromRoot <= 4
 	switch tag {
@@ -127,26 +160,23 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, toks []strin
 	if near && bigFontSize(style) {
 		e.bigFont = true
 	}
-	if len(toks) == 0 {
-		return
-	}
-	if depth <= 3 && (hasWord(toks, struckWords) || hasQualifiedWord(toks, struckQualifiers)) {
+	if depth <= 3 && block.struck {
 		e.struck = true
 	}
-	e.other = e.other || hasWord(toks, otherProductWords)
-	e.chrome = e.chrome || hasWord(toks, chromeWords) || frame && hasWord(toks, frameWords)
+	e.other = e.other || block.other
+	e.chrome = e.chrome || block.chrome || frame && block.frame
 	// A control's own "add-to-cart" class says what it does, not that it sits in a cart.
-	e.cart = e.cart || depth > 0 && hasWord(toks, cartWords)
+	e.cart = e.cart || depth > 0 && block.cart
 	// The page's html and body elements are shown whatever their classes say: WordPress
 	// writes "product-template-default" on every product page's body.
-	e.hidden = e.hidden || fromRoot > 1 && hasWord(toks, hiddenWords)
-	e.product = e.product || depth <= 8 && hasWord(toks, productWords)
+	e.hidden = e.hidden || fromRoot > 1 && block.hidden
+	e.product = e.product || depth <= 8 && block.product
 	if near {
-		e.emphasis = e.emphasis || hasWord(toks, emphasisWords)
-		e.otherKind = e.otherKind || hasWord(toks, otherPriceWords)
+		e.emphasis = e.emphasis || block.emphasis
+		e.otherKind = e.otherKind || block.otherKind
 	}
 	if depth <= 3 {
-		e.priceClass = e.priceClass || hasWord(toks, priceClassWords) || hasPricePart(toks)
+		e.priceClass = e.priceClass || block.priceClass
 	}
 }
 

@@ -39,6 +39,9 @@ type reader struct {
 	// pricePairs are the price elements that show more than one amount, such as a
 	// listing tile's former and current price.
 	pricePairs []sdk.Node
+	// blocks are the class and id words of the page's blocks read so far, by their
+	// class and id (see classWords).
+	blocks map[string]*blockWords
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.
@@ -236,7 +239,7 @@ func (r *reader) findBuy(p *Page) []buyControl {
 		return nil
 	}
 	nodes := append(append([]sdk.Node{}, enabled...), disabled...)
-	els := describe(nodes)
+	els := r.describe(nodes)
 	var out []buyControl
 	for i := range els {
 		out = append(out, buyControl{element: els[i], enabled: i < len(enabled)})

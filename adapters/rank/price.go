@@ -178,7 +178,7 @@ func (r *reader) propPrices(cands *[]Candidate) {
 		at = append(at, len(*cands))
 		*cands = append(*cands, c)
 	}
-	for j, e := range describe(visible) {
+	for j, e := range r.describe(visible) {
 		if e.inHead {
 			continue
 		}
@@ -284,7 +284,7 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 	for i, s := range shown {
 		nodes[i] = s.node
 	}
-	els := describe(nodes)
+	els := r.describe(nodes)
 	for i := range els {
 		el := &els[i]
 		src := Element

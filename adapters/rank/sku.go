@@ -77,7 +77,7 @@ func (r *reader) gatherSKUs(p *Page) {
 	for i, l := range labelled {
 		nodes[i] = l.Node
 	}
-	els := describe(nodes)
+	els := r.describe(nodes)
 	for i, l := range labelled {
 		add(Label, l.Code, "after "+l.Label, Bias, &els[i])
 		for _, s := range strongLabels {

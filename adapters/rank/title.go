@@ -71,7 +71,7 @@ func (r *reader) gatherTitles(p *Page) {
 		nodes, kinds, wheres = append(nodes, e), append(kinds, Element), append(wheres, "")
 	}
 	texts := sdk.Nodes(nodes).Text()
-	described := describe(nodes)
+	described := r.describe(nodes)
 	for i := range nodes {
 		if len(texts[i]) > maxTitle {
 			continue
@@ -208,7 +208,7 @@ func (r *reader) titleFeatures(p *Page) {
 				v[HasSiteName] = 1
 			}
 		}
-		if hasPhrase(w, bannerWords) {
+		if hasPhrase(w, bannerForms) {
 			v[Banner] = 1
 		}
 		c.Excluded = titleRule(c.Value, r)
@@ -261,16 +261,34 @@ func overlap(a, b []string) float64 {
 	return float64(in) / float64(len(a))
 }
 
-// hasPhrase reports whether the word sequence ws holds one of phrases as whole words.
+// hasPhrase reports whether the word sequence ws holds one of phrases (as phraseForms
+// writes them) as whole words.
 func hasPhrase(ws []string, phrases []string) bool {
 	joined := " " + strings.Join(ws, " ") + " "
 	for _, p := range phrases {
-		if strings.Contains(joined, " "+strings.Join(words(p), " ")+" ") {
+		if strings.Contains(joined, p) {
 			return true
 		}
 	}
 	return false
 }
+
+// phraseForms writes each phrase as hasPhrase looks for it: its words, each with a space
+// on either side.
+func phraseForms(phrases []string) []string {
+	out := make([]string, len(phrases))
+	for i, p := range phrases {
+		out[i] = " " + strings.Join(words(p), " ") + " "
+	}
+	return out
+}
+
+// bannerForms and bannerPhraseForms are bannerWords and bannerPhrases as hasPhrase
+// looks for them.
+var (
+	bannerForms       = phraseForms(bannerWords)
+	bannerPhraseForms = phraseForms(bannerPhrases)
+)
 
 // bannerPhrases are texts of menus and calls to action that are never a product's name;
 // a short title holding one is ruled out.
@@ -289,7 +307,7 @@ func titleRule(s string, r *reader) string {
 		return "an unrendered template key"
 	case r.namesStore(s) && len(w) <= 3:
 		return "the store's name"
-	case len(w) <= 5 && hasPhrase(w, bannerPhrases):
+	case len(w) <= 5 && hasPhrase(w, bannerPhraseForms):
 		return "a menu or banner"
 	case !strings.ContainsAny(s, " \u00a0") && strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, unicode.IsLetter) >= 0:
 		return "an item number"
