@@ -96,6 +96,9 @@ type Session struct {
 	listScratch []gjson.Result
 	// recent holds the members of the last small objects paths went through (index.go).
 	recent recentObjects
+	// words holds what FindWords may match under the nodes it was asked about during the
+	// call (words.go).
+	words map[wordsKey][]wordTarget
 }
 
 // NewSession returns a session over docs. maxHandles <= 0 means DefaultMaxHandles.
@@ -117,6 +120,7 @@ func (s *Session) Reset(docs []*adapter.Document) {
 	clear(s.indexes)
 	clear(s.lists)
 	s.recent.clear()
+	clear(s.words)
 }
 
 // Docs returns the session's documents.

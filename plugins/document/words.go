@@ -29,53 +29,50 @@ const MaxLabel = 64
 // FindWords appends to dst the nodes under n, in document order, that kind matches with
 // one of words (given in lower case). It does in one native walk what an XPath of
 // translate() and contains() calls does hundreds of times slower, so heuristics that
-// look for marker words stay cheap on large pages.
+// look for marker words stay cheap on large pages. A call usually looks for several
+// vocabularies under the same node: the first walk keeps the elements with a class or id
+// (lower-cased) or the texts short enough to be labels (in their label form), and later
+// calls of the same kind under that node match against those alone.
 func (s *Session) FindWords(n Node, kind WordsKind, words []string, dst []Node) ([]Node, error) {
 	top := s.node(n)
 	if top == nil || len(words) == 0 {
 		return dst, nil
 	}
-	var err error
-	var walk func(*html.Node) bool
-	walk = func(x *html.Node) bool {
-		switch x.Type {
-		case html.ElementNode:
-			if x.Data == "script" || x.Data == "style" {
-				return true
-			}
-			if kind == ClassWords && classHas(x, words) {
-				var h Node
-				if h, err = s.addNode(x); err != nil {
-					return false
-				}
-				dst = append(dst, h)
-			}
-		case html.TextNode:
-			if kind == LabelWords && labelHas(x.Data, words) {
-				var h Node
-				if h, err = s.addNode(x); err != nil {
-					return false
-				}
-				dst = append(dst, h)
-			}
-		}
-		for c := x.FirstChild; c != nil; c = c.NextSibling {
-			if !walk(c) {
-				return false
-			}
-		}
-		return true
-	}
-	walk(top)
-	return dst, err
-}
-
-func classHas(x *html.Node, words []string) bool {
-	for _, a := range x.Attr {
-		if a.Key != "class" && a.Key != "id" || a.Val == "" {
+	targets := s.wordTargets(top, kind)
+	for _, t := range targets {
+		if !t.matches(kind, words) {
 			continue
 		}
-		v := lowerASCII(a.Val)
+		h, err := s.addNode(t.node)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, h)
+	}
+	return dst, nil
+}
+
+// wordTarget is a node FindWords may match: an element with its class and id in lower
+// case ("" when absent or empty), or a text node with its label form.
+type wordTarget struct {
+	node      *html.Node
+	class, id string
+	label     string
+}
+
+func (t *wordTarget) matches(kind WordsKind, words []string) bool {
+	if kind == LabelWords {
+		for _, w := range words {
+			if strings.HasPrefix(t.label, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, v := range [...]string{t.class, t.id} {
+		if v == "" {
+			continue
+		}
 		for _, w := range words {
 			if strings.Contains(v, w) {
 				return true
@@ -85,24 +82,83 @@ func classHas(x *html.Node, words []string) bool {
 	return false
 }
 
-func labelHas(text string, words []string) bool {
+// wordsKey names the targets of one kind under one node, kept for the call.
+type wordsKey struct {
+	top  *html.Node
+	kind WordsKind
+}
+
+// wordTargets returns the nodes under top, in document order and outside scripts and
+// styles, that kind could match: elements with a class or id, or texts that are short
+// enough to be labels. They are found by one walk per call.
+func (s *Session) wordTargets(top *html.Node, kind WordsKind) []wordTarget {
+	key := wordsKey{top, kind}
+	if targets, ok := s.words[key]; ok {
+		return targets
+	}
+	var targets []wordTarget
+	var walk func(*html.Node)
+	walk = func(x *html.Node) {
+		switch x.Type {
+		case html.ElementNode:
+			if x.Data == "script" || x.Data == "style" {
+				return
+			}
+			if kind == ClassWords {
+				if t := classTarget(x); t.class != "" || t.id != "" {
+					targets = append(targets, t)
+				}
+			}
+		case html.TextNode:
+			if kind == LabelWords {
+				if label, ok := labelForm(x.Data); ok {
+					targets = append(targets, wordTarget{node: x, label: label})
+				}
+			}
+		}
+		for c := x.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(top)
+	if s.words == nil {
+		s.words = map[wordsKey][]wordTarget{}
+	}
+	s.words[key] = targets
+	return targets
+}
+
+// classTarget is x with its class and id in lower case.
+func classTarget(x *html.Node) wordTarget {
+	t := wordTarget{node: x}
+	for _, a := range x.Attr {
+		switch {
+		case a.Val == "":
+		case a.Key == "class" && t.class == "":
+			t.class = lowerASCII(a.Val)
+		case a.Key == "id" && t.id == "":
+			t.id = lowerASCII(a.Val)
+		}
+	}
+	return t
+}
+
+// labelForm is text as LabelWords matches it: white space collapsed, invisible format
+// characters and leading punctuation dropped, in lower case; ok is false when the text is
+// empty or longer than MaxLabel.
+func labelForm(text string) (string, bool) {
 	if len(text) > 4*MaxLabel {
-		return false
+		return "", false
 	}
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return false
+		return "", false
 	}
 	t = strings.ToLower(strings.TrimLeftFunc(collapse(dropInvisible(t)), unicode.IsPunct))
 	if len(t) > MaxLabel {
-		return false
+		return "", false
 	}
-	for _, w := range words {
-		if strings.HasPrefix(t, w) {
-			return true
-		}
-	}
-	return false
+	return t, true
 }
 
 // dropInvisible removes format characters (left-to-right marks, zero-width spaces) that

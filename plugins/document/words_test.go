@@ -1,6 +1,7 @@
 package document
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stockroom/stockroom/core/adapter"
@@ -39,5 +40,62 @@ func TestFindWords(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "SKU\u200e: A-1" || got[1] != "ref. 77" {
 		t.Errorf("labels: %q, want the short texts outside script that start with a label", got)
+	}
+}
+
+func TestFindWordsAgainUnderTheSameOrAnotherNode(t *testing.T) {
+	const page = `<html><body>
+<div id="Stock" class="product"><span class="price">9</span><p>Stock: 3</p></div>
+<p class="price-old">SKU 1</p>
+</body></html>`
+	s := NewSession([]*adapter.Document{{Body: []byte(page)}}, 0)
+	root, _ := s.HTML(0)
+	box, _ := s.Query(root, "//div")
+	classes := func(n Node, words ...string) []string {
+		t.Helper()
+		found, err := s.FindWords(n, ClassWords, words, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range found {
+			c, _ := s.Attr(f, "class")
+			out = append(out, c)
+		}
+		return out
+	}
+	labels := func(n Node, words ...string) []string {
+		t.Helper()
+		found, err := s.FindWords(n, LabelWords, words, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range found {
+			out = append(out, s.Text(f))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"prices under the root", classes(root, "price"), []string{"price", "price-old"}},
+		{"stock under the root, after prices", classes(root, "stock"), []string{"product"}},
+		{"prices under the box", classes(box, "price"), []string{"price"}},
+		{"the box itself by its id", classes(box, "stock", "old"), []string{"product"}},
+		{"labels under the root", labels(root, "stock", "sku"), []string{"Stock: 3", "SKU 1"}},
+		{"labels under the box", labels(box, "sku", "stock"), []string{"Stock: 3"}},
+		{"labels again under the root", labels(root, "sku"), []string{"SKU 1"}},
+	} {
+		if strings.Join(tc.got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+	// A new call starts afresh: the handles of the last one are gone.
+	s.Reset([]*adapter.Document{{Body: []byte(`<p class="price">1</p>`)}})
+	root, _ = s.HTML(0)
+	if got := classes(root, "price"); len(got) != 1 || got[0] != "price" {
+		t.Errorf("after Reset: %q, want the new document's price", got)
 	}
 }
