@@ -165,7 +165,7 @@ func (r *reader) buttonWording(add func(Source, bool, string, *element)) {
 	if out > maxSoldOutButtons {
 		return
 	}
-	els := describe(nodes)
+	els := r.describe(nodes)
 	for i := range els {
 		add(Button, says[i], "button says "+stockValue(says[i]), &els[i])
 	}
