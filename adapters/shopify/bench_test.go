@@ -3,7 +3,9 @@ package shopify
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,3 +89,38 @@ func shopifyCorpusPage(b *testing.B) []byte {
 // the product-extraction-benchmark pages (none of them a Shopify store: this is the cost of
 // detection, which runs on every page); the issue allows the guest 1.25x.
 func BenchmarkPages(b *testing.B) { sdktest.BenchmarkPages(b, "guest", sdk.Native(Adapter{})) }
+
+// BenchmarkList measures CPU per products.json page listed with its records, natively:
+// the host's Shape of listingsTemplate over a page of 250 products of the stanley1913
+// catalog, as the crawl lists it, from a fresh document each time.
+func BenchmarkList(b *testing.B) {
+	products := loadCatalogB(b, "stanley1913-products.json")
+	body := []byte(`{"products":[`)
+	for i, p := range products[:min(PageSize, len(products))] {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, p.raw...)
+	}
+	body = append(body, "]}"...)
+	collection := shop + "/collections/all"
+	pageURL := collection + "/products.json?limit=" + strconv.Itoa(PageSize) + "&page=1"
+	m := sdk.Native(Adapter{})
+	list := func(int) {
+		docs := sdktest.Pages{pageURL: {URL: pageURL, Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}}
+		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: docs}
+		page, err := set.List(context.Background(), "shopify", collection, "", 0)
+		if err != nil || len(page.Listings) != PageSize || page.Listings[0].Record == nil {
+			b.Fatal(len(page.Listings), err)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		list(i)
+	}
+	b.ReportAllocs()
+	cpu := sdktest.StartCPU(b)
+	for i := 0; i < b.N; i++ {
+		list(i)
+	}
+	cpu.Stop(b)
+}

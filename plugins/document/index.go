@@ -79,8 +79,32 @@ func parsePath(text string) path {
 // indexes, small objects' in the recent ones' members. Any other path (modifiers,
 // wildcards, queries, escapes) is gjson's.
 func (s *Session) find(r gjson.Result, p path) gjson.Result {
-	if !p.walk {
+	raw, walked := s.walk(r, p)
+	if !walked {
 		return r.Get(p.text)
+	}
+	return gjson.Parse(raw)
+}
+
+// findText is the text of find(r, p), "" when it is missing or null, without reading
+// the value: a template that copies a product's description or price into its result
+// needs its text, not the string unescaped or the number parsed.
+func (s *Session) findText(r gjson.Result, p path) string {
+	raw, walked := s.walk(r, p)
+	switch {
+	case !walked:
+		return presentText(r.Get(p.text))
+	case raw == "null": // a walked value's text is exactly the value's
+		return ""
+	}
+	return raw
+}
+
+// walk is the text of the value find(r, p) finds ("" when there is none), or false when
+// gjson is to read the path.
+func (s *Session) walk(r gjson.Result, p path) (string, bool) {
+	if !p.walk {
+		return "", false
 	}
 	// exact: raw ends where the value does; otherwise it runs on past it, to the end of
 	// the text it was found in, which reading further down needs no more.
@@ -90,7 +114,7 @@ func (s *Session) find(r gjson.Result, p path) gjson.Result {
 		var found bool
 		switch {
 		case raw == "":
-			return gjson.Result{}
+			return "", true
 		case raw[0] == '{' && exact && len(raw) >= indexAbove:
 			raw, found = lookupMember(s.members(raw), st.key)
 		case raw[0] == '{':
@@ -98,7 +122,7 @@ func (s *Session) find(r gjson.Result, p path) gjson.Result {
 			exact = true
 		case raw[0] == '[':
 			if st.index < 0 {
-				return r.Get(p.text)
+				return "", false
 			}
 			if elems, ok := s.lists[keyOfText(raw)]; ok && exact {
 				if found = st.index < len(elems); found {
@@ -110,17 +134,17 @@ func (s *Session) find(r gjson.Result, p path) gjson.Result {
 			exact = !open
 		}
 		if !found {
-			return gjson.Result{}
+			return "", true
 		}
 	}
 	if !p.count {
-		return gjson.Parse(raw)
+		return raw, true
 	}
 	switch {
 	case raw != "" && raw[0] == '{':
-		return r.Get(p.text) // gjson reads "#" as a key
+		return "", false // gjson reads "#" as a key
 	case raw == "" || raw[0] != '[':
-		return gjson.Result{}
+		return "", true
 	}
 	n, ok := 0, false
 	if exact {
@@ -131,7 +155,7 @@ func (s *Session) find(r gjson.Result, p path) gjson.Result {
 	if !ok {
 		n = countElements(raw)
 	}
-	return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.Itoa(n)}
+	return strconv.Itoa(n), true
 }
 
 // arrayIndex is part read as an array index: digits, short enough not to overflow.

@@ -327,11 +327,11 @@ func (sh *shaper) eval(n *shapeNode, cur gjson.Result, index int, out []byte) ([
 	}
 	switch n.op {
 	case shapePath:
-		r := sh.resolve(n, cur)
-		if !r.Exists() || r.Type == gjson.Null {
+		raw := sh.resolveText(n, cur)
+		if raw == "" {
 			return out, false
 		}
-		return append(out, r.Raw...), true
+		return append(out, raw...), true
 	case shapeConst:
 		return append(out, n.raw...), true
 	case shapeIndex:
@@ -418,17 +418,40 @@ func (sh *shaper) eval(n *shapeNode, cur gjson.Result, index int, out []byte) ([
 }
 
 func (sh *shaper) resolve(n *shapeNode, cur gjson.Result) gjson.Result {
-	base := cur
-	if n.from > 0 {
-		if n.from > len(sh.vars) {
-			return gjson.Result{}
-		}
-		base = sh.vars[n.from-1]
-	}
-	if n.path.text == "" {
+	base, ok := sh.base(n, cur)
+	if !ok || n.path.text == "" {
 		return base
 	}
 	return sh.s.find(base, n.path)
+}
+
+// resolveText is the text of resolve(n, cur), "" when it is missing or null: a path
+// copied into the result need not be read.
+func (sh *shaper) resolveText(n *shapeNode, cur gjson.Result) string {
+	base, ok := sh.base(n, cur)
+	if !ok || n.path.text == "" {
+		return presentText(base)
+	}
+	return sh.s.findText(base, n.path)
+}
+
+// presentText is r's text, "" when it is missing or null.
+func presentText(r gjson.Result) string {
+	if !r.Exists() || r.Type == gjson.Null {
+		return ""
+	}
+	return r.Raw
+}
+
+// base is the value n's path starts from: cur, or the var it names.
+func (sh *shaper) base(n *shapeNode, cur gjson.Result) (gjson.Result, bool) {
+	if n.from == 0 {
+		return cur, true
+	}
+	if n.from > len(sh.vars) {
+		return gjson.Result{}, false
+	}
+	return sh.vars[n.from-1], true
 }
 
 // value evaluates n and parses its result again: the conversions and $each read a value,
