@@ -90,10 +90,12 @@ type Session struct {
 	// selectors keeps compiled CSS selectors the same way (css.go).
 	selectors map[string]cascadia.Matcher
 	// indexes and lists hold the members of large objects and the elements of large lists
-	// read during the call (index.go); listScratch is split's buffer for lists it passes.
-	indexes     map[textKey][]member
-	lists       map[textKey][]gjson.Result
-	listScratch []gjson.Result
+	// read during the call (index.go); listScratch and innerListScratch are split's
+	// buffers for the lists it passes, and for those within their elements.
+	indexes          map[textKey][]member
+	lists            map[textKey][]gjson.Result
+	listScratch      []gjson.Result
+	innerListScratch []gjson.Result
 	// recent holds the members of the last small objects paths went through (index.go).
 	recent recentObjects
 	// words holds what FindWords may match under the nodes it was asked about during the

@@ -108,7 +108,7 @@ func (s *Session) walk(r gjson.Result, p path) (string, bool) {
 	}
 	// exact: raw ends where the value does; otherwise it runs on past it, to the end of
 	// the text it was found in, which reading further down needs no more.
-	raw, exact := strings.TrimLeft(r.Raw, " \t\r\n"), true
+	raw, exact := r.Raw[skipSpace(r.Raw, 0):], true
 	for i, st := range p.steps {
 		open := p.count || i < len(p.steps)-1
 		var found bool
@@ -325,22 +325,35 @@ func (s *Session) elements(list gjson.Result) []gjson.Result {
 	if elems, ok := s.lists[keyOf(list)]; ok {
 		return elems
 	}
-	elems, _ := s.split(raw, 0, nil)
+	elems, _ := s.split(raw, 0, nil, skipValue)
 	s.keepList(raw, elems)
 	return elems
 }
 
-// skipSplitting is skipValue that keeps the elements of a large list it passes.
+// skipSplitting is skipValue that keeps the elements of a large list it passes, and of
+// the large lists in their objects: a storefront page's products, and each product's
+// variants and images, which $each walks.
 func (s *Session) skipSplitting(raw string, i int) int {
+	return s.skipKeeping(raw, i, &s.listScratch, s.skipSplittingInner)
+}
+
+// skipSplittingInner is skipSplitting one level down, where it stops.
+func (s *Session) skipSplittingInner(raw string, i int) int {
+	return s.skipKeeping(raw, i, &s.innerListScratch, skipValue)
+}
+
+// skipKeeping is skipValue that keeps the elements of a large list it passes, found in
+// scratch and their objects' members by skip.
+func (s *Session) skipKeeping(raw string, i int, scratch *[]gjson.Result, skip func(string, int) int) int {
 	if raw[i] != '[' {
 		return skipValue(raw, i)
 	}
-	elems, end := s.split(raw, i, s.listScratch[:0])
+	elems, end := s.split(raw, i, (*scratch)[:0], skip)
 	if end-i >= indexAbove {
 		s.keepList(raw[i:end], slices.Clone(elems))
 	}
 	clear(elems)
-	s.listScratch = elems[:0]
+	*scratch = elems[:0]
 	return end
 }
 
@@ -348,13 +361,14 @@ func (s *Session) skipSplitting(raw string, i int) int {
 // returns them with the list's end. Its large objects are indexed in the same pass that
 // finds them: $each reads a dozen paths of every product of a storefront page, and
 // finding where a product ends is the very walk that indexing it takes.
-func (s *Session) split(raw string, i int, dst []gjson.Result) ([]gjson.Result, int) {
+// skip finds the end of each member of its objects.
+func (s *Session) split(raw string, i int, dst []gjson.Result, skip func(string, int) int) ([]gjson.Result, int) {
 	var scratch []member
 	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != ']'; {
 		var end int
 		if raw[i] == '{' {
 			var members []member
-			members, end = scanObject(raw, i, scratch[:0], skipValue)
+			members, end = scanObject(raw, i, scratch[:0], skip)
 			if end-i >= indexAbove {
 				s.remember(raw[i:end], slices.Clone(members))
 			}

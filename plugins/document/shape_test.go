@@ -1,6 +1,7 @@
 package document
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -150,5 +151,52 @@ func TestShapeReadsLargeObjectsAsGjsonDoes(t *testing.T) {
 	}
 	if got, want := s.Raw(h), `[{"a":1,"c":true},{"a":4}]`; got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestShapeReadsNestedListsAsGjsonDoes(t *testing.T) {
+	// A page's products and each product's large lists are split in one pass over the
+	// page: walking them must give what gjson gives, small and large lists alike.
+	var page strings.Builder
+	page.WriteString(`{"products":[`)
+	for p := range 4 {
+		if p > 0 {
+			page.WriteByte(',')
+		}
+		fmt.Fprintf(&page, `{"id":%d,"pad":"%s","variants":[`, p, strings.Repeat("x", 600))
+		for v := range 3 + 20*(p%2) { // small lists and large ones
+			if v > 0 {
+				page.WriteByte(',')
+			}
+			fmt.Fprintf(&page, `{"price":"%d.%d","sku":null,"big":"%s","price":"dup"}`, p, v, strings.Repeat("y", 50*(v%3)))
+		}
+		page.WriteString(`],"tags":["a","b"]}`)
+	}
+	page.WriteString(`]}`)
+	s := NewSession([]*adapter.Document{{Status: 200, Body: []byte(page.String())}}, 0)
+	root, _ := s.JSON(0)
+	h, err := s.Shape(root, `{"$each":"products","$map":{"id":"id","n":"variants.#","first":"variants.0.price",`+
+		`"variants":{"$each":"variants","$map":{"price":"price","sku":"sku"}},"tags":"tags"}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteByte('[')
+	for i, p := range gjson.Get(page.String(), "products").Array() {
+		if i > 0 {
+			want.WriteByte(',')
+		}
+		fmt.Fprintf(&want, `{"id":%s,"n":%s,"first":%s,"variants":[`, p.Get("id").Raw, p.Get("variants.#").Raw, p.Get("variants.0.price").Raw)
+		for j, v := range p.Get("variants").Array() {
+			if j > 0 {
+				want.WriteByte(',')
+			}
+			fmt.Fprintf(&want, `{"price":%s}`, v.Get("price").Raw)
+		}
+		fmt.Fprintf(&want, `],"tags":%s}`, p.Get("tags").Raw)
+	}
+	want.WriteByte(']')
+	if got := s.Raw(h); got != want.String() {
+		t.Errorf("got  %s\nwant %s", got, want.String())
 	}
 }
