@@ -1,14 +1,12 @@
 package amazon
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stockroom/stockroom/adapters/kit"
+	"github.com/stockroom/stockroom/adapters/kit/kittest"
 	"github.com/stockroom/stockroom/adapters/sdk"
 	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
 	"github.com/stockroom/stockroom/core/adapter"
@@ -20,16 +18,7 @@ import (
 // price of books, a deal over a struck price, a sold-out page offering used copies, a
 // search page), each on another marketplace.
 func TestSavedPages(t *testing.T) {
-	wasmFile := filepath.Join(t.TempDir(), "amazon.wasm")
-	if err := os.WriteFile(wasmFile, sdktest.Build(t, "guest"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	ok, err := kit.Env{CacheDir: sdktest.CacheDir()}.Test(context.Background(), &out, wasmFile, "testdata")
-	if err != nil || !ok {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	t.Log(out.String())
+	kittest.SavedPages(t, "guest", "amazon", "testdata", false)
 }
 
 // TestDetectReadsTheMarkupNotTheHost checks that detection claims a page by Amazon's page

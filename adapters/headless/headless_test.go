@@ -1,14 +1,9 @@
 package headless
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/stockroom/stockroom/adapters/kit"
+	"github.com/stockroom/stockroom/adapters/kit/kittest"
 	"github.com/stockroom/stockroom/adapters/sdk"
 	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
 	"github.com/stockroom/stockroom/core/adapter"
@@ -18,15 +13,7 @@ import (
 // TestSavedPages runs the guest over testdata with the authoring kit, as
 // `stockroom adapter test` does: every operation the adapter implements has cases.
 func TestSavedPages(t *testing.T) {
-	wasmFile := filepath.Join(t.TempDir(), "headless.wasm")
-	if err := os.WriteFile(wasmFile, sdktest.Build(t, "guest"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	ok, err := kit.Env{CacheDir: sdktest.CacheDir()}.Test(context.Background(), &out, wasmFile, "testdata")
-	if err != nil || !ok || strings.Contains(out.String(), "not tested:") {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
+	kittest.SavedPages(t, "guest", "headless", "testdata", true)
 }
 
 // paths runs each test through the WebAssembly guest and natively.
