@@ -11,7 +11,7 @@ import (
 
 // cache keeps recent responses that carry a validator (ETag or Last-Modified), so that the
 // next fetch of the same URL can ask "has it changed?" and, on 304 Not Modified, use the
-// stored body. It never answers without asking the server: freshness (max-age) is not
+// stored body. A Fetcher has one only when no PageStore keeps its pages. It never answers without asking the server: freshness (max-age) is not
 // modelled, because a product page's price is exactly what we come back for.
 type cache struct {
 	maxEntries int
@@ -30,6 +30,9 @@ type cacheEntry struct {
 	body    []byte // decompressed, before charset conversion
 	etag    string
 	lastMod string
+	// digest is the PageStore's digest of body (BodyDigest); zero for entries of the
+	// memory cache, which needs none.
+	digest uint64
 }
 
 func (e *cacheEntry) size() int64 { return entrySize(e.key, e.body) }

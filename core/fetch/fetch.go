@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,9 +103,11 @@ func New(opts Options) (*Fetcher, error) {
 		opts:     opts,
 		log:      opts.Logger.With("component", "fetch"),
 		guard:    g,
-		cache:    newCache(opts.CacheEntries, opts.CacheBytes),
 		moved:    newMovedOrigins(),
 		timedOut: fmt.Errorf("%w (%s): %w", ErrTimeout, opts.TotalTimeout, context.DeadlineExceeded),
+	}
+	if opts.Pages == nil {
+		f.cache = newCache(opts.CacheEntries, opts.CacheBytes)
 	}
 	f.hosts = hosts{opts: &f.opts, m: map[string]*host{}}
 	f.transport = &http.Transport{
@@ -259,10 +260,7 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 		return file, nil
 	}
 	ckey := cacheKey(u.String(), extra)
-	cached := f.cache.get(ckey)
-	if cached == nil {
-		cached = f.storedEntry(ctx, ckey)
-	}
+	cached := f.knownEntry(ctx, ckey)
 	var last error
 	for attempt := 1; ; attempt++ {
 		resp.Attempts++
@@ -289,14 +287,10 @@ func (f *Fetcher) fetchURL(ctx context.Context, u *url.URL, extra http.Header, r
 			}
 			if res.status == http.StatusNotModified && cached != nil {
 				f.stats.cacheHits.Add(1)
-				header := cached.revalidatedHeader(res.header)
-				f.cache.put(ckey, cached.status, header, cached.body)
-				f.touchPage(ctx, ckey)
-				return &hopResult{status: cached.status, header: header, body: bytes.Clone(cached.body), revalidated: true}, nil
+				return f.revalidated(ctx, cached, res.header), nil
 			}
 			if !retryableStatus(res.status) {
-				f.cache.put(ckey, res.status, res.header, res.body)
-				f.savePage(ctx, ckey, res.status, res.header, res.body)
+				f.keep(ctx, ckey, res.status, res.header, res.body, cached)
 				return res, nil
 			}
 			se := &StatusError{URL: u.String(), Status: res.status, Attempts: attempt, RetryAfter: retryAfter}

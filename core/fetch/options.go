@@ -71,13 +71,14 @@ type Options struct {
 	// Zero means 2m.
 	TotalTimeout time.Duration
 
-	// CacheEntries bounds the responses kept for conditional requests. Zero means 512;
-	// negative disables the cache.
+	// CacheEntries bounds the responses kept in memory for conditional requests, when
+	// Pages is not set. Zero means 512; negative disables the cache.
 	CacheEntries int
 	// CacheBytes bounds the bodies kept, in total. Zero means 64 MiB.
 	CacheBytes int64
-	// Pages keeps pages that carry validators beyond the cache, for conditional requests
-	// from later processes too. Zero means none: only the cache remembers them.
+	// Pages keeps the pages that carry validators, for conditional requests from this
+	// process and later ones, in place of the memory cache. Zero means none: only the
+	// memory cache remembers them, for this process.
 	Pages PageStore
 
 	// Allow lets the fetcher reach addresses the guard refuses otherwise: CIDRs

@@ -121,10 +121,7 @@ func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robots
 		return nil, fmt.Errorf("robots.txt %s: %w", robotsURL, err)
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
-	cached := f.cache.get(robotsURL)
-	if cached == nil {
-		cached = f.storedEntry(ctx, robotsURL)
-	}
+	cached := f.knownEntry(ctx, robotsURL)
 	if cached != nil {
 		cached.conditional(req.Header)
 	}
@@ -164,13 +161,11 @@ func (f *Fetcher) fetchRobots(ctx context.Context, h *host, u *url.URL) (*robots
 	if status == http.StatusNotModified && cached != nil {
 		counted.notModified = true
 		f.stats.cacheHits.Add(1)
-		status, header, body = cached.status, cached.revalidatedHeader(resp.Header), cached.body
-		f.cache.put(robotsURL, status, header, body)
-		f.touchPage(ctx, robotsURL)
+		reused := f.revalidated(ctx, cached, resp.Header)
+		status, header, body = reused.status, reused.header, reused.body
 	} else if len(body) < robotsMaxBytes {
 		// A file cut at robotsMaxBytes is obeyed, but not kept as if it were whole.
-		f.cache.put(robotsURL, status, header, body)
-		f.savePage(ctx, robotsURL, status, header, body)
+		f.keep(ctx, robotsURL, status, header, body, cached)
 	}
 	f.log.Debug("robots.txt", "url", robotsURL, "status", resp.StatusCode, "bytes", len(body))
 	switch {

@@ -18,8 +18,8 @@ const maintenanceQueue = "maintenance"
 // run periodic jobs. Store is required.
 type PageCacheOptions struct {
 	Store *postgres.PageStore
-	// MaxAge deletes the pages no fetch has used (stored, or confirmed by a 304) for this
-	// long. Required.
+	// MaxAge deletes the pages no fetch has used (stored, or confirmed by a 304 or by the
+	// same body again) for this long. Required.
 	MaxAge time.Duration
 	// MaxBytes then deletes the least recently used pages until those left take at most
 	// this many bytes. 0: no budget.

@@ -29,9 +29,10 @@ func pageKeyHash(key string) []byte {
 func (s *PageStore) Page(ctx context.Context, key string) (fetch.StoredPage, bool, error) {
 	var p fetch.StoredPage
 	var storedKey string
+	var digest int64 // the digest's bits, as bigint keeps them
 	err := s.pool.QueryRow(ctx,
-		`SELECT key, status, header, body, etag, last_modified FROM fetched_pages WHERE key_hash = $1`,
-		pageKeyHash(key)).Scan(&storedKey, &p.Status, &p.Header, &p.Body, &p.ETag, &p.LastModified)
+		`SELECT key, status, header, body, etag, last_modified, digest FROM fetched_pages WHERE key_hash = $1`,
+		pageKeyHash(key)).Scan(&storedKey, &p.Status, &p.Header, &p.Body, &p.ETag, &p.LastModified, &digest)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fetch.StoredPage{}, false, nil
@@ -43,29 +44,36 @@ func (s *PageStore) Page(ctx context.Context, key string) (fetch.StoredPage, boo
 	if p.Header == nil {
 		p.Header = http.Header{}
 	}
+	p.Digest = uint64(digest)
 	return p, true, nil
 }
 
 // SavePage stores page under key, replacing what was there.
 func (s *PageStore) SavePage(ctx context.Context, key string, p fetch.StoredPage) error {
 	_, err := s.pool.Exec(ctx, `
-		INSERT INTO fetched_pages (key_hash, key, status, header, body, etag, last_modified, size)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		INSERT INTO fetched_pages (key_hash, key, status, header, body, etag, last_modified, size, digest)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (key_hash) DO UPDATE SET key = excluded.key, status = excluded.status,
 			header = excluded.header, body = excluded.body, etag = excluded.etag,
-			last_modified = excluded.last_modified, size = excluded.size,
+			last_modified = excluded.last_modified, size = excluded.size, digest = excluded.digest,
 			fetched_at = now(), used_at = now()`,
-		pageKeyHash(key), key, p.Status, p.Header, p.Body, p.ETag, p.LastModified, len(p.Body)+len(key))
+		pageKeyHash(key), key, p.Status, p.Header, p.Body, p.ETag, p.LastModified, len(p.Body)+len(key), int64(p.Digest))
 	if err != nil {
 		return fmt.Errorf("store page: %w", err)
 	}
 	return nil
 }
 
-// TouchPage records that the page under key was used now.
-func (s *PageStore) TouchPage(ctx context.Context, key string) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE fetched_pages SET used_at = now() WHERE key_hash = $1`, pageKeyHash(key)); err != nil {
-		return fmt.Errorf("touch stored page: %w", err)
+// RevalidatePage records that the page under key, if its body is still the one with
+// p.Digest, is current and was used now: it takes p's validators and header and keeps
+// its body.
+func (s *PageStore) RevalidatePage(ctx context.Context, key string, p fetch.StoredPage) error {
+	_, err := s.pool.Exec(ctx, `
+		UPDATE fetched_pages SET header = $3, etag = $4, last_modified = $5, used_at = now()
+		WHERE key_hash = $1 AND digest = $2`,
+		pageKeyHash(key), int64(p.Digest), p.Header, p.ETag, p.LastModified)
+	if err != nil {
+		return fmt.Errorf("revalidate stored page: %w", err)
 	}
 	return nil
 }

@@ -3,9 +3,13 @@ package postgres_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,7 +83,7 @@ func TestPruneKeepsTheRecentlyUsedPagesWithinTheBudget(t *testing.T) {
 	pages := postgres.NewPageStore(pool)
 	body := bytes.Repeat([]byte("x"), 1000)
 	for _, key := range []string{"http://shop.test/a", "http://shop.test/b", "http://shop.test/c", "http://shop.test/d"} {
-		if err := pages.SavePage(ctx, key, fetch.StoredPage{Status: 200, Header: http.Header{}, Body: body, ETag: `"1"`}); err != nil {
+		if err := pages.SavePage(ctx, key, fetch.StoredPage{Status: 200, Header: http.Header{}, Body: body, ETag: `"1"`, Digest: fetch.BodyDigest(body)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,7 +97,8 @@ func TestPruneKeepsTheRecentlyUsedPagesWithinTheBudget(t *testing.T) {
 	age("http://shop.test/a", "10 days")
 	age("http://shop.test/b", "10 days")
 	age("http://shop.test/c", "1 day")
-	if err := pages.TouchPage(ctx, "http://shop.test/b"); err != nil {
+	confirmed := fetch.StoredPage{Status: 200, Header: http.Header{}, ETag: `"1"`, Digest: fetch.BodyDigest(body)}
+	if err := pages.RevalidatePage(ctx, "http://shop.test/b", confirmed); err != nil {
 		t.Fatal(err)
 	}
 	stored := func() []string {
@@ -125,5 +130,98 @@ func TestPruneKeepsTheRecentlyUsedPagesWithinTheBudget(t *testing.T) {
 	}
 	if _, ok, err := pages.Page(ctx, "http://shop.test/c"); ok || err != nil {
 		t.Errorf("a pruned page is still read: %v %v", ok, err)
+	}
+}
+
+// A host that sends a page whole again, unchanged but for its ETag (a store whose tags
+// change with every answer), has the stored page confirmed, not written again; a changed
+// page is stored anew. The stored page is the fetcher's only copy: removed from the store,
+// the page is asked for unconditionally.
+func TestAPageSentAgainUnchangedIsNotStoredAgain(t *testing.T) {
+	ctx := context.Background()
+	pool := migrated(t)
+	var mu sync.Mutex
+	version, body := 1, "<p>price 10</p>"
+	var conditional []bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/p" {
+			http.NotFound(w, r) // robots.txt: none
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		conditional = append(conditional, r.Header.Get("If-None-Match") != "")
+		version++
+		w.Header().Set("ETag", fmt.Sprintf(`"%d"`, version))
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(site.Close)
+	f, err := fetch.New(fetch.Options{Allow: []string{"127.0.0.0/8"}, Delay: -1, Pages: postgres.NewPageStore(pool), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.CloseIdleConnections)
+	u := site.URL + "/p"
+	type row struct {
+		etag, body    string
+		fetched, used time.Time
+	}
+	stored := func() (r row) {
+		t.Helper()
+		err := pool.QueryRow(ctx, `SELECT etag, convert_from(body, 'UTF8'), fetched_at, used_at FROM fetched_pages WHERE key = $1`, u).
+			Scan(&r.etag, &r.body, &r.fetched, &r.used)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	fetchPage := func(want string) {
+		t.Helper()
+		resp, err := f.Fetch(ctx, &fetch.Request{URL: u})
+		if err != nil || resp.Status != http.StatusOK || string(resp.Body) != want {
+			t.Fatalf("Fetch = %v, %+v; want 200 %q", err, resp, want)
+		}
+	}
+
+	fetchPage("<p>price 10</p>")
+	first := stored()
+	fetchPage("<p>price 10</p>")
+	same := stored()
+	if same.etag != `"3"` || !same.fetched.Equal(first.fetched) || !same.used.After(first.used) {
+		t.Errorf("after the same body again: etag %s, fetched_at %v (was %v), used_at %v (was %v); want the new ETag, the page confirmed, not stored again",
+			same.etag, same.fetched, first.fetched, same.used, first.used)
+	}
+	mu.Lock()
+	body = "<p>price 12</p>"
+	mu.Unlock()
+	fetchPage("<p>price 12</p>")
+	if changed := stored(); changed.body != "<p>price 12</p>" || !changed.fetched.After(first.fetched) {
+		t.Errorf("after a changed body: stored %q fetched at %v; want the new body stored anew", changed.body, changed.fetched)
+	}
+	if _, err := pool.Exec(ctx, `DELETE FROM fetched_pages`); err != nil {
+		t.Fatal(err)
+	}
+	fetchPage("<p>price 12</p>")
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []bool{false, true, true, false}; !slices.Equal(conditional, want) {
+		t.Errorf("conditional requests %v; want %v: each once a page was stored, none once the store lost it", conditional, want)
+	}
+}
+
+// A page is read back as it was stored, its digest whole: every one of its 64 bits is the
+// digest's, the highest included.
+func TestAStoredPageReadsBackAsStored(t *testing.T) {
+	ctx := context.Background()
+	pages := postgres.NewPageStore(migrated(t))
+	want := fetch.StoredPage{Status: 200, Header: http.Header{"Etag": {`"7"`}}, Body: []byte("page"), ETag: `"7"`, LastModified: "Wed, 21 Oct 2015 07:28:00 GMT", Digest: 1<<63 | 5}
+	if err := pages.SavePage(ctx, "http://shop.test/p", want); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := pages.Page(ctx, "http://shop.test/p")
+	if err != nil || !ok || got.Digest != want.Digest || got.Status != want.Status || !bytes.Equal(got.Body, want.Body) ||
+		got.ETag != want.ETag || got.LastModified != want.LastModified || got.Header.Get("ETag") != `"7"` {
+		t.Errorf("Page = %+v, %v, %v; want %+v", got, ok, err, want)
 	}
 }
