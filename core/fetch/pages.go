@@ -8,10 +8,9 @@ import (
 	"github.com/cespare/xxhash/v2"
 )
 
-// PageStore keeps fetched pages that carry a validator (ETag or Last-Modified) beyond the
-// fetcher's memory, so that a later fetch of the same URL, in this process or another one
-// days later, asks only whether the page changed and, answered 304 Not Modified, uses the
-// stored page. A recrawl of an unchanged store then costs one round of conditional
+// PageStore keeps fetched pages that carry a validator (ETag or Last-Modified), so that a
+// later fetch of the same URL, in this process or another one days later, asks only
+// whether the page changed and, answered 304 Not Modified, uses the stored page. A recrawl of an unchanged store then costs one round of conditional
 // requests. storage/postgres implements it, and prunes the pages no fetch has used for a
 // while.
 //
