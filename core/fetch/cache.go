@@ -46,7 +46,9 @@ func newCache(maxEntries int, maxBytes int64) *cache {
 	return &cache{maxEntries: maxEntries, maxBytes: maxBytes, ll: list.New(), items: map[string]*list.Element{}}
 }
 
-// cacheKey is the URL plus the caller's extra headers, which may change the answer.
+// cacheKey is the URL plus the caller's extra headers, which may change the answer. The
+// headers follow the URL one a line: neither a URL nor a header holds a line break, and the
+// key stays text a PageStore can keep.
 func cacheKey(rawURL string, h http.Header) string {
 	if len(h) == 0 {
 		return rawURL
@@ -59,7 +61,7 @@ func cacheKey(rawURL string, h http.Header) string {
 	var b strings.Builder
 	b.WriteString(rawURL)
 	for _, k := range keys {
-		b.WriteString("\x00" + k + ":" + strings.Join(h[k], ","))
+		b.WriteString("\n" + k + ":" + strings.Join(h[k], ","))
 	}
 	return b.String()
 }
