@@ -355,6 +355,9 @@ func splitCents(pieces []string) (float64, bool) {
 func amountsIn(s string) int {
 	n := 0
 	inNumber := false
+	// marked says the amount has had a decimal mark or a group separator other than a
+	// space; digits counts the digits since the last separator.
+	marked, digits := false, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -364,11 +367,18 @@ func amountsIn(s string) int {
 				if n == 2 {
 					return 2
 				}
+				marked, digits = false, 0
 			}
 			inNumber = true
+			digits++
+		case inNumber && c == ' ' && marked && digits != 3:
+			// Decimals end an amount: "881,00 169,00" is two.
+			inNumber = false
 		case inNumber && (c == '.' || c == ',' || c == ' ' || c == '\''):
 			// Separators inside an amount; a space may also end it, which the next
 			// character tells.
+			marked = marked || c != ' '
+			digits = 0
 		default:
 			inNumber = false
 		}

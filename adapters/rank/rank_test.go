@@ -39,6 +39,8 @@ func TestRulesRuleOutWhatCannotBeTheValue(t *testing.T) {
 	}{
 		{"struck price", `<h1>Lamp</h1><del class="price">$39.90</del><span class="price">$29.90</span>`,
 			rank.Price, "39.9", "a former or reference price"},
+		{"standard price beside the sale price", `<h1>Lamp</h1><div class="product-price"><span class="price-standard">$39.90</span>
+<span class="price-sales">$29.90</span></div>`, rank.Price, "39.9", "a former or reference price"},
 		{"was price by class", `<h1>Lamp</h1><span class="price price--old">35,00 €</span><span class="price">29,90 €</span>`,
 			rank.Price, "35", "a former or reference price"},
 		{"screen-reader former price", `<h1>Lamp</h1><p class="price"><span class="screen-reader-text">Original price was: 250,00 €.</span></p>`,

@@ -209,9 +209,13 @@ func tokens(s string) []string {
 var priceSuffixes = []string{"price", "prices", "preis", "prix", "precio", "prezzo", "amount", "value"}
 
 // hasWord reports whether one of toks is one of words, alone or joined to a price word
-// ("oldprice", "priceold").
+// ("oldprice", "priceold"). A word after a negation says the block is not that kind: a
+// "no-slider" layout is not a carousel.
 func hasWord(toks []string, words []string) bool {
-	for _, t := range toks {
+	for i, t := range toks {
+		if negated(toks, i) {
+			continue
+		}
 		for _, w := range words {
 			if t == w || joinedToPrice(t, w) {
 				return true
@@ -221,8 +225,18 @@ func hasWord(toks []string, words []string) bool {
 	return false
 }
 
+// negations are the class words that deny the word after them ("no-slider",
+// "without-sidebar").
+var negations = []string{"no", "not", "non", "without"}
+
+// negated reports whether the class word toks[i] follows a negation.
+func negated(toks []string, i int) bool {
+	return i > 0 && slices.Contains(negations, toks[i-1])
+}
+
 // hasQualifiedWord reports whether one of words qualifies a price word in toks, joined
-// ("listprice") or as the next word ("list", "price").
+// ("listprice"), as the word before it ("list", "price") or, for the qualifiers of
+// trailingQualifiers, as the word after it ("price-standard" beside "price-sales").
 func hasQualifiedWord(toks []string, words []string) bool {
 	for i, t := range toks {
 		for _, w := range words {
@@ -230,9 +244,17 @@ func hasQualifiedWord(toks []string, words []string) bool {
 				return true
 			}
 		}
+		if i > 0 && isPriceSuffix(toks[i-1]) && slices.Contains(trailingQualifiers, t) {
+			return true
+		}
 	}
 	return false
 }
+
+// trailingQualifiers are the qualifiers that make a former price when written after the
+// price word too ("price-standard", "price-regular"): those that name nothing else there.
+var trailingQualifiers = []string{"list", "regular", "original", "before", "previous", "prev", "initial", "retail",
+	"standard", "strike", "crossed"}
 
 // joinedToPrice reports whether the class word t is w joined to a price word.
 func joinedToPrice(t, w string) bool {

@@ -35,6 +35,9 @@ func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 		{"placeholder", struckWords, false},
 		{"related-products", otherProductWords, true},
 		{"product-info", otherProductWords, false},
+		{"col-right no-slider", otherProductWords, false},
+		{"without-sidebar", chromeWords, false},
+		{"product-slider", otherProductWords, true},
 	} {
 		if got := hasWord(tokens(tc.class), tc.words); got != tc.want {
 			t.Errorf("hasWord(%q) = %v, want %v", tc.class, got, tc.want)
@@ -49,6 +52,9 @@ func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 		{"font-regular", false},
 		{"list-unstyled", false},
 		{"full-width", false},
+		{"price-standard pdp-space-price", true},
+		{"price-sales pdp-space-price", false},
+		{"price-full", false},
 	} {
 		if got := hasQualifiedWord(tokens(tc.class), struckQualifiers); got != tc.want {
 			t.Errorf("hasQualifiedWord(%q) = %v, want %v", tc.class, got, tc.want)
@@ -62,6 +68,7 @@ func TestAmountsInCountsSeparateAmounts(t *testing.T) {
 		want int
 	}{
 		{"19,99 €", 1}, {"1 299,00 €", 1}, {"$19.99 $29.99", 2}, {"2 x 19.99", 2}, {"€ / kg", 0}, {"Save 20%", 1},
+		{"881,00 169,00 Kn", 2}, {"1.299,00 999,00 €", 2}, {"1 299 000 ₫", 1},
 	} {
 		if got := amountsIn(tc.in); got != tc.want {
 			t.Errorf("amountsIn(%q) = %d, want %d", tc.in, got, tc.want)
