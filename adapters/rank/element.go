@@ -14,7 +14,7 @@ type element struct {
 	tag string
 	own []string
 	// Blocks around it (the node itself included), by tags and class and id words.
-	struck, other, chrome, cart, hidden, product bool
+	struck, other, slider, chrome, cart, hidden, product bool
 	// emphasis and bigFont: a class or tag of a price to pay, a large font; otherKind: a
 	// class of another kind of price (per unit, per month, shipping).
 	emphasis, bigFont, otherKind, priceClass bool
@@ -86,10 +86,10 @@ func (r *reader) describe(nodes []sdk.Node) []element {
 // words.go they hold.
 type blockWords struct {
 	words []string
-	// Whether the words name a struck-out or former price, another product's block,
-	// the page's menus, its header or footer, the cart, hidden content, the product's
-	// own block, an emphasised price, another kind of price, a price.
-	struck, other, chrome, frame, cart, hidden, product, emphasis, otherKind, priceClass bool
+	// Whether the words name a struck-out or former price, another product's block, a
+	// slider, the page's menus, its header or footer, the cart, hidden content, the
+	// product's own block, an emphasised price, another kind of price, a price.
+	struck, other, slider, chrome, frame, cart, hidden, product, emphasis, otherKind, priceClass bool
 }
 
 // classWords returns the words of a block with the given class and id attributes. A
@@ -106,6 +106,7 @@ func (r *reader) classWords(class, id string) *blockWords {
 	if len(toks) > 0 {
 		b.struck = hasWord(toks, struckWords) || hasQualifiedWord(toks, struckQualifiers)
 		b.other = hasWord(toks, otherProductWords)
+		b.slider = hasWord(toks, sliderWords)
 		b.chrome = hasWord(toks, chromeWords)
 		b.frame = hasWord(toks, frameWords)
 		b.cart = hasWord(toks, cartWords)
@@ -164,6 +165,7 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, block *block
 		e.struck = true
 	}
 	e.other = e.other || block.other
+	e.slider = e.slider || block.slider
 	e.chrome = e.chrome || block.chrome || frame && block.frame
 	// A control's own "add-to-cart" class says what it does, not that it sits in a cart.
 	e.cart = e.cart || depth > 0 && block.cart
@@ -225,6 +227,7 @@ func (e *element) setRegions(v *Vector) {
 		}
 	}
 	set(InOther, e.other)
+	set(InSlider, e.slider)
 	set(InChrome, e.chrome)
 	set(InCart, e.cart)
 	set(InHidden, e.hidden)

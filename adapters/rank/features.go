@@ -40,6 +40,7 @@ const (
 	FirstNear
 	// Blocks the candidate sits in, by their tags and class and id words.
 	InOther
+	InSlider
 	InChrome
 	InCart
 	InHidden
@@ -94,7 +95,7 @@ var featureNames = [numFeatures]string{
 	"from_text", "from_label", "from_button", "from_url", "from_implied",
 	"agree_structured", "agree_visible", "agree_near", "repeats", "alone",
 	"heading_near", "buy_near", "first_near",
-	"in_other", "in_chrome", "in_cart", "in_hidden", "in_product",
+	"in_other", "in_slider", "in_chrome", "in_cart", "in_hidden", "in_product",
 	"emphasis", "big_font", "other_kind", "has_currency", "extra_text", "from_price",
 	"first_entity", "lowest_offer", "variant_offer", "aggregate_low", "product_scope",
 	"overlap_title", "overlap_og", "overlap_slug", "covers_title", "covers_slug", "title_words", "short_title", "long_title",

@@ -352,8 +352,12 @@ func splitCents(pieces []string) (float64, bool) {
 }
 
 // amountsIn counts the separate amounts written in s, up to 2.
-func amountsIn(s string) int {
-	n := 0
+func amountsIn(s string) int { return len(amountSpans(s, 2)) }
+
+// amountSpans returns where the separate amounts written in s start and end, up to max
+// of them: the digits and the separators between them, without a currency.
+func amountSpans(s string, max int) [][2]int {
+	var spans [][2]int
 	inNumber := false
 	// marked says the amount has had a decimal mark or a group separator other than a
 	// space; digits counts the digits since the last separator.
@@ -363,14 +367,15 @@ func amountsIn(s string) int {
 		switch {
 		case c >= '0' && c <= '9':
 			if !inNumber {
-				n++
-				if n == 2 {
-					return 2
+				if len(spans) == max {
+					return spans
 				}
+				spans = append(spans, [2]int{i, i})
 				marked, digits = false, 0
 			}
 			inNumber = true
 			digits++
+			spans[len(spans)-1][1] = i + 1
 		case inNumber && c == ' ' && marked && digits != 3:
 			// Decimals end an amount: "881,00 169,00" is two.
 			inNumber = false
@@ -383,7 +388,7 @@ func amountsIn(s string) int {
 			inNumber = false
 		}
 	}
-	return n
+	return spans
 }
 
 // extraLetters counts the letters of s outside currency codes: the words around an
@@ -453,12 +458,29 @@ func (r *reader) headingPrices(p *Page, cands []Candidate) {
 		return
 	}
 	block := r.heading[p.HeadingPriceLevel]
+	var pairs sdk.Nodes
 	for _, n := range r.pricePairs {
 		if inside(n, block) {
-			p.PricesNearHeading++
+			pairs = append(pairs, n)
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	// A pair counts when it shows an amount the block's elements do not: a tile's
+	// prices do, the product's own former and current price beside each other do not.
+	for _, t := range pairs.Text() {
+		for _, span := range amountSpans(t, maxPairAmounts) {
+			if a, _, ok := sdk.ParseAmount(t[span[0]:span[1]], r.currencyHint); !ok || !seen[amountValue(a)] {
+				p.PricesNearHeading++
+				break
+			}
 		}
 	}
 }
+
+// maxPairAmounts bounds the amounts read from a price element that shows several.
+const maxPairAmounts = 4
 
 // markFirstNear marks the first competing visible candidate, in document order, among
 // those nearest the heading. Gatherers add visible candidates in document order.

@@ -9,7 +9,7 @@ var Priors = [numFields]Vector{
 	Price: weights(map[Feature]float64{
 		Bias: 1, FromJSONLD: 1, FromMicrodata: 0.5, FromMeta: 0.5, FromRDFa: 0.5, HasCurrency: 0.5,
 		AgreeStructured: 0.5, AgreeVisible: 0.5, Alone: 1, FirstNear: 1, HeadingNear: 1,
-		InOther: -2, InChrome: -1, InCart: -1, InHidden: -1, OtherKind: -1, ExtraText: -0.5,
+		InOther: -2, InSlider: -1, InChrome: -1, InCart: -1, InHidden: -1, OtherKind: -1, ExtraText: -0.5,
 	}),
 	Title: weights(map[Feature]float64{
 		Bias: 1, FromJSONLD: 1, FromHeading: 1, FromMicrodata: 0.5, FromMeta: 0.5, AgreeStructured: 0.5,

@@ -177,6 +177,28 @@ func TestTheRankerAvoidsTraps(t *testing.T) {
 	}
 }
 
+// TestTheMainHeadingIsTheProducts checks that the heading prices are measured from is
+// the product's, not a menu's h1 before it, and that a page showing its own former and
+// current price beside each other (and in a second layout for small screens) is a
+// product's, not a listing's.
+func TestTheMainHeadingIsTheProducts(t *testing.T) {
+	page := `<title>Clinic</title><nav><ul><li><h1 class="category-nav-title">Services</h1></li></ul></nav>
+<div class="content"><h1 class="main-title">Insoles made to measure</h1>
+<div class="badge"><div class="item-price"><span class="price-new">270,00 Kn</span> <span class="price-old">540,00 Kn</span></div></div>
+<div class="small-screen"><div class="item-price"><span class="price-old">540,00 Kn</span> <span class="price-new">270,00 Kn</span></div></div>
+</div>`
+	g := gather(t, "https://www.clinic.example/insoles-made-to-measure-380", page)
+	if g.Heading != "Insoles made to measure" {
+		t.Errorf("heading %q, want the product's", g.Heading)
+	}
+	if g.HeadingPriceLevel < 0 || g.HeadingPriceLevel > 3 || g.PricesNearHeading > 2 {
+		t.Errorf("prices near the heading: %d at level %d, want the product's two close by", g.PricesNearHeading, g.HeadingPriceLevel)
+	}
+	if c := find(g, rank.Price, "270", "span"); c == nil || c.Features[rank.FirstNear] == 0 {
+		t.Errorf("the current price %+v is not the first near the heading", c)
+	}
+}
+
 // TestAShortenedTitleTagYieldsToTheHeading checks that a <title> which is the heading
 // cut short, where the URL's slug holds the rest, is ruled out, and one that merely
 // differs is not.

@@ -150,20 +150,27 @@ func (r *reader) namesStore(s string) bool {
 }
 
 // findHeading chooses the page's main heading: the h1 (or, without one, the element
-// whose class says product title) that no rule rules out and that shares most words with
-// the <title> and og:title. The price's and the buy button's nearness are measured
+// whose class says product title) that no rule rules out, that sits outside the page's
+// menus, dialogs and other products' blocks, and that shares most words with the
+// <title>, og:title and the URL's last segment. The price's and the buy button's nearness are measured
 // from it.
 func (r *reader) findHeading(p *Page) {
 	cands := p.Candidates[Title]
-	best, bestScore := -1, -1.0
+	best, bestScore := -1, 0.0
 	for _, want := range []Source{Heading, Element} {
 		for i := range cands {
 			c := &cands[i]
 			if c.Source != want || titleRule(c.Value, r) != "" {
 				continue
 			}
-			score := overlap(words(c.Value), words(r.titleTag)) + overlap(words(c.Value), words(r.ogTitle))
-			if score > bestScore {
+			w := words(c.Value)
+			score := overlap(w, words(r.titleTag)) + overlap(w, words(r.ogTitle)) + overlap(w, r.slugWords)
+			if c.el != nil && (c.el.chrome || c.el.hidden || c.el.other) {
+				// A heading of the menus, a dialog or another product's block is the
+				// main one only when the page has no other.
+				score -= 3
+			}
+			if best < 0 || score > bestScore {
 				best, bestScore = i, score
 			}
 		}

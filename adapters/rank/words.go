@@ -27,8 +27,13 @@ var struckQualifiers = []string{"list", "regular", "original", "full", "before",
 // page's own: related, recommended, recently viewed, bundles and carousels of them.
 var otherProductWords = []string{"related", "recommend", "recommended", "recommendation", "recommendations", "similar",
 	"recent", "recently", "viewed", "upsell", "upsells", "crosssell", "cross", "also", "suggest", "suggested", "suggestions",
-	"accessories", "bundle", "frequently", "sponsored", "carousel", "slider", "swiper", "slick", "reco", "recs",
+	"accessories", "bundle", "frequently", "sponsored", "carousel", "swiper", "slick", "reco", "recs",
 	"relacionados", "aehnliche", "ähnliche", "similaires", "correlati", "podobne", "alternatives", "crosssells", "upselling"}
+
+// sliderWords are class and id words of a slider: other products' tiles scroll in one,
+// but so do a product's own pictures, with its price on them, so it is a feature of its
+// own. The carousel libraries' names (otherProductWords) hold other products' tiles.
+var sliderWords = []string{"slider"}
 
 // chromeWords are class and id words of the page's frame: header, menus, footer,
 // breadcrumbs.

@@ -35,9 +35,10 @@ func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 		{"placeholder", struckWords, false},
 		{"related-products", otherProductWords, true},
 		{"product-info", otherProductWords, false},
-		{"col-right no-slider", otherProductWords, false},
+		{"col-right no-slider", sliderWords, false},
+		{"product-slider", sliderWords, true},
 		{"without-sidebar", chromeWords, false},
-		{"product-slider", otherProductWords, true},
+		{"slick-track", otherProductWords, true},
 	} {
 		if got := hasWord(tokens(tc.class), tc.words); got != tc.want {
 			t.Errorf("hasWord(%q) = %v, want %v", tc.class, got, tc.want)
