@@ -199,6 +199,20 @@ func TestTheMainHeadingIsTheProducts(t *testing.T) {
 	}
 }
 
+// TestASecondLevelHeadingServesWithoutAMainOne checks that a page whose only h1 is its
+// logo or a menu's takes the h2 that repeats the <title>'s product name as its heading.
+func TestASecondLevelHeadingServesWithoutAMainOne(t *testing.T) {
+	page := `<title>Oak cue rack (new in box) - furniture - by owner</title><header><h1 class="logo">Classifieds</h1></header>
+<section><h2 class="posting-title">Oak cue rack (new in box) - <span class="price">$225</span></h2><h2>Similar posts</h2></section>`
+	g := gather(t, "https://city.classifieds.example/fuo/d/oak-cue-rack/6228494422.html", page)
+	if !strings.HasPrefix(g.Heading, "Oak cue rack") {
+		t.Errorf("heading %q, want the h2 that names the product", g.Heading)
+	}
+	if g.HeadingPriceLevel != 0 || g.PricesNearHeading != 1 {
+		t.Errorf("prices near the heading: %d at level %d, want the one inside it", g.PricesNearHeading, g.HeadingPriceLevel)
+	}
+}
+
 // TestAShortenedTitleTagYieldsToTheHeading checks that a <title> which is the heading
 // cut short, where the URL's slug holds the rest, is ruled out, and one that merely
 // differs is not.

@@ -178,12 +178,51 @@ func (r *reader) findHeading(p *Page) {
 			break
 		}
 	}
+	if best < 0 || bestScore < 0 {
+		// No h1 outside the menus: a second-level heading that repeats the product's
+		// name as the <title> gives it is the product's heading.
+		if h, text := r.subheading(); h.Exists() {
+			r.heading = anchorAt(h)
+			p.Heading = text
+			return
+		}
+	}
 	if best < 0 {
 		return
 	}
 	r.heading = anchorAt(cands[best].el.node)
 	p.Heading = cands[best].Value
 }
+
+// subheading returns the first h2 that holds most of the words of the <title>'s leading
+// segment (the product's name, where the <title> names it), with its text.
+func (r *reader) subheading() (sdk.Node, string) {
+	segs := r.titleSegments()
+	if len(segs) == 0 {
+		return sdk.Node{}, ""
+	}
+	name := words(segs[0].text)
+	if len(name) < 2 {
+		return sdk.Node{}, ""
+	}
+	h2s := sdk.Nodes(r.root.Select("h2"))
+	if len(h2s) > maxSubheadings {
+		h2s = h2s[:maxSubheadings]
+	}
+	for i, t := range h2s.Text() {
+		if len(t) <= maxTitle && overlap(name, words(t)) >= minSubheadingCover {
+			return h2s[i], strings.TrimSpace(t)
+		}
+	}
+	return sdk.Node{}, ""
+}
+
+// maxSubheadings bounds the h2 headings read for a page without a main h1, and
+// minSubheadingCover is the share of the product's name one must hold.
+const (
+	maxSubheadings     = 8
+	minSubheadingCover = 0.75
+)
 
 // titleFeatures describes the title candidates, once the heading and buy button are
 // known, and applies the title rules.
