@@ -15,6 +15,9 @@ type element struct {
 	own []string
 	// Blocks around it (the node itself included), by tags and class and id words.
 	struck, other, slider, chrome, cart, hidden, product bool
+	// drawnStruck says the strike is drawn (a del, s or strike tag, a line-through
+	// style), not only named by a class.
+	drawnStruck bool
 	// emphasis and bigFont: a class or tag of a price to pay, a large font; otherKind: a
 	// class of another kind of price (per unit, per month, shipping).
 	emphasis, bigFont, otherKind, priceClass bool
@@ -138,6 +141,7 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, block *block
 	switch tag {
 	case "del", "s", "strike":
 		e.struck = e.struck || depth <= 4
+		e.drawnStruck = e.drawnStruck || depth <= 4
 	case "nav", "aside":
 		e.chrome = true
 	case "header", "footer":
@@ -153,7 +157,7 @@ func (e *element) readBlock(depth, fromRoot int, tag, style string, block *block
 		e.bigFont = e.bigFont || near
 	}
 	if strings.Contains(style, "line-through") && depth <= 4 {
-		e.struck = true
+		e.struck, e.drawnStruck = true, true
 	}
 	if strings.Contains(style, "display:none") || strings.Contains(style, "display: none") {
 		e.hidden = true

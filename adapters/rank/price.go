@@ -46,6 +46,7 @@ func (r *reader) gatherPrices(p *Page) {
 	for i := range cands {
 		r.priceFeatures(&cands[i])
 	}
+	loneFormerPrices(cands)
 	agree(cands, func(c *Candidate) string { return c.Value })
 	markFirstNear(cands)
 	r.headingPrices(p, cands)
@@ -56,6 +57,9 @@ func (r *reader) gatherPrices(p *Page) {
 	}
 	p.Candidates[Price] = cands
 }
+
+// formerRule is the rule that rules out a former or reference price.
+const formerRule = "a former or reference price"
 
 // maxOffers bounds the offers and variants read from one product entity.
 const maxOffers = 40
@@ -299,7 +303,9 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 		t := strings.ToLower(s.text)
 		c := Candidate{Field: Price, Source: src, Value: amountValue(s.amount), Amount: s.amount, Where: el.where() + " " + truncate(s.text, 40),
 			currency: s.currency, el: el}
-		c.struck = el.struck || containsAny(t, struckTexts)
+		wordedFormer := containsAny(t, struckTexts)
+		c.struck = el.struck || wordedFormer
+		c.namedFormer = el.struck && !el.drawnStruck && !wordedFormer
 		if containsAny(t, otherPriceTexts) {
 			c.Features[OtherKind] = 1
 		}
@@ -430,7 +436,36 @@ func (r *reader) priceFeatures(c *Candidate) {
 	case c.Amount >= 1e10:
 		c.Excluded = "too large for a price"
 	case c.struck:
-		c.Excluded = "a former or reference price"
+		c.Excluded = formerRule
+	}
+}
+
+// loneFormerPrices lets a price that only its class calls former ("price-old") compete
+// when no other price is shown as near the heading and the markup states none: some
+// themes write that class on the one price they show, and add the current price beside
+// it only for a sale.
+func loneFormerPrices(cands []Candidate) {
+	for i := range cands {
+		f := &cands[i]
+		if !f.namedFormer || f.el == nil || f.el.headingLevel < 0 || f.Excluded != formerRule {
+			continue
+		}
+		beside := false
+		for j := range cands {
+			o := &cands[j]
+			if !o.Competes() || o.Value == f.Value {
+				continue
+			}
+			shownBeside := o.el != nil && o.Features[OtherKind] == 0 && !o.el.other && o.el.headingLevel >= 0 &&
+				o.el.headingLevel <= f.el.headingLevel
+			if shownBeside || o.Source.structured() {
+				beside = true
+				break
+			}
+		}
+		if !beside {
+			f.struck, f.Excluded = false, ""
+		}
 	}
 }
 

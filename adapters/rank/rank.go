@@ -108,6 +108,9 @@ type Candidate struct {
 	// struck marks a price shown as a former or reference price: never the current
 	// price, perhaps the compare-at one.
 	struck bool
+	// namedFormer marks a shown price that only its class calls former ("price-old"):
+	// neither drawn struck nor worded "was".
+	namedFormer bool
 	// el is the visible element the candidate was read from, nil for markup.
 	el *element
 }

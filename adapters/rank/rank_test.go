@@ -74,6 +74,34 @@ func TestRulesRuleOutWhatCannotBeTheValue(t *testing.T) {
 	}
 }
 
+// TestAFormerPriceNeedsACurrentOneBesideIt checks that a price only its class calls old
+// competes when the product shows no current price beside it, and stays ruled out when
+// it does or when it is drawn struck out.
+func TestAFormerPriceNeedsACurrentOneBesideIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, html string
+		rule       string
+	}{
+		{"an old-price class on the only price", `<div class="product"><h1>Reading lenses</h1><ul class="price-list">
+<li class="price"><span class="price-old-live">40.00€</span></li><li class="price-tax">Excl. VAT: <span class="price-tax-live">32.79€</span></li></ul></div>`, ""},
+		{"an old-price class beside the current price", `<div class="product"><h1>Reading lenses</h1><ul class="price-list">
+<li class="price"><span class="price-old-live">40.00€</span> <span class="price-new-live">35.00€</span></li></ul></div>`, "a former or reference price"},
+		{"a struck-out price alone", `<div class="product"><h1>Reading lenses</h1><p class="price"><del class="price-old">40.00€</del></p></div>`,
+			"a former or reference price"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gather(t, "https://www.optics.example/reading-lenses", tc.html)
+			c := find(g, rank.Price, "40", "")
+			if c == nil {
+				t.Fatalf("no candidate 40 among %+v", g.Candidates[rank.Price])
+			}
+			if c.Excluded != tc.rule {
+				t.Errorf("40 ruled out by %q, want %q", c.Excluded, tc.rule)
+			}
+		})
+	}
+}
+
 // TestFeaturesDescribeWhereACandidateSits checks the features that say where on the
 // page a candidate is.
 func TestFeaturesDescribeWhereACandidateSits(t *testing.T) {

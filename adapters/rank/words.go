@@ -257,8 +257,9 @@ func hasQualifiedWord(toks []string, words []string) bool {
 }
 
 // trailingQualifiers are the qualifiers that make a former price when written after the
-// price word too ("price-standard", "price-regular"): those that name nothing else there.
-var trailingQualifiers = []string{"list", "regular", "original", "before", "previous", "prev", "initial", "retail",
+// price word too ("price-standard", "price-regular"): those that name nothing else there
+// ("price-list" is a list of prices).
+var trailingQualifiers = []string{"regular", "original", "before", "previous", "prev", "initial", "retail",
 	"standard", "strike", "crossed"}
 
 // joinedToPrice reports whether the class word t is w joined to a price word.

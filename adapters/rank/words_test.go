@@ -56,6 +56,7 @@ func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 		{"price-standard pdp-space-price", true},
 		{"price-sales pdp-space-price", false},
 		{"price-full", false},
+		{"price-list", false},
 	} {
 		if got := hasQualifiedWord(tokens(tc.class), struckQualifiers); got != tc.want {
 			t.Errorf("hasQualifiedWord(%q) = %v, want %v", tc.class, got, tc.want)
