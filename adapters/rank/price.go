@@ -360,9 +360,9 @@ func splitCents(pieces []string) (float64, bool) {
 // amountsIn counts the separate amounts written in s, up to 2.
 func amountsIn(s string) int { return len(amountSpans(s, 2)) }
 
-// amountSpans returns where the separate amounts written in s start and end, up to max
+// amountSpans returns where the separate amounts written in s start and end, up to limit
 // of them: the digits and the separators between them, without a currency.
-func amountSpans(s string, max int) [][2]int {
+func amountSpans(s string, limit int) [][2]int {
 	var spans [][2]int
 	inNumber := false
 	// marked says the amount has had a decimal mark or a group separator other than a
@@ -373,7 +373,7 @@ func amountSpans(s string, max int) [][2]int {
 		switch {
 		case c >= '0' && c <= '9':
 			if !inNumber {
-				if len(spans) == max {
+				if len(spans) == limit {
 					return spans
 				}
 				spans = append(spans, [2]int{i, i})

@@ -152,8 +152,8 @@ func (r *reader) namesStore(s string) bool {
 // findHeading chooses the page's main heading: the h1 (or, without one, the element
 // whose class says product title) that no rule rules out, that sits outside the page's
 // menus, dialogs and other products' blocks, and that shares most words with the
-// <title>, og:title and the URL's last segment. The price's and the buy button's nearness are measured
-// from it.
+// <title>, og:title and the URL's last segment; without such an h1, an h2 that names the
+// product. The price's and the buy button's nearness are measured from it.
 func (r *reader) findHeading(p *Page) {
 	cands := p.Candidates[Title]
 	best, bestScore := -1, 0.0
@@ -194,8 +194,9 @@ func (r *reader) findHeading(p *Page) {
 	p.Heading = cands[best].Value
 }
 
-// subheading returns the first h2 that holds most of the words of the <title>'s leading
-// segment (the product's name, where the <title> names it), with its text.
+// subheading returns the first h2 that holds at least minSubheadingCover of the words
+// of the <title>'s leading segment (the product's name, where the <title> names it), with
+// its text; the zero Node when none does.
 func (r *reader) subheading() (sdk.Node, string) {
 	segs := r.titleSegments()
 	if len(segs) == 0 {
