@@ -358,12 +358,16 @@ func splitCents(pieces []string) (float64, bool) {
 }
 
 // amountsIn counts the separate amounts written in s, up to 2.
-func amountsIn(s string) int { return len(amountSpans(s, 2)) }
+func amountsIn(s string) int {
+	var spans [2][2]int
+	return len(appendAmountSpans(spans[:0], s))
+}
 
-// amountSpans returns where the separate amounts written in s start and end, up to limit
-// of them: the digits and the separators between them, without a currency.
-func amountSpans(s string, limit int) [][2]int {
-	var spans [][2]int
+// appendAmountSpans appends to spans where the separate amounts written in s start and
+// end, until spans is full (its capacity): the digits and the separators between them,
+// without a currency. Price texts are read by the hundred a page, so the caller's array
+// holds them.
+func appendAmountSpans(spans [][2]int, s string) [][2]int {
 	inNumber := false
 	// marked says the amount has had a decimal mark or a group separator other than a
 	// space; digits counts the digits since the last separator.
@@ -373,7 +377,7 @@ func amountSpans(s string, limit int) [][2]int {
 		switch {
 		case c >= '0' && c <= '9':
 			if !inNumber {
-				if len(spans) == limit {
+				if len(spans) == cap(spans) {
 					return spans
 				}
 				spans = append(spans, [2]int{i, i})
@@ -504,8 +508,9 @@ func (r *reader) headingPrices(p *Page, cands []Candidate) {
 	}
 	// A pair counts when it shows an amount the block's elements do not: a tile's
 	// prices do, the product's own former and current price beside each other do not.
+	var spans [maxPairAmounts][2]int
 	for _, t := range pairs.Text() {
-		for _, span := range amountSpans(t, maxPairAmounts) {
+		for _, span := range appendAmountSpans(spans[:0], t) {
 			if a, _, ok := sdk.ParseAmount(t[span[0]:span[1]], r.currencyHint); !ok || !seen[amountValue(a)] {
 				p.PricesNearHeading++
 				break
