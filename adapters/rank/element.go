@@ -107,17 +107,18 @@ func (r *reader) classWords(class, id string) *blockWords {
 	toks := tokens(key)
 	b := &blockWords{words: toks}
 	if len(toks) > 0 {
-		b.struck = hasWord(toks, struckWords) || hasQualifiedWord(toks, struckQualifiers)
-		b.other = hasWord(toks, otherProductWords)
-		b.slider = hasWord(toks, sliderWords)
-		b.chrome = hasWord(toks, chromeWords)
-		b.frame = hasWord(toks, frameWords)
-		b.cart = hasWord(toks, cartWords)
-		b.hidden = hasWord(toks, hiddenWords)
-		b.product = hasWord(toks, productWords)
-		b.emphasis = hasWord(toks, emphasisWords)
-		b.otherKind = hasWord(toks, otherPriceWords)
-		b.priceClass = hasWord(toks, priceClassWords) || hasPricePart(toks)
+		hits := vocabularyHits(toks)
+		b.struck = hits&(struckVocabulary|struckQualifierVocabulary) != 0
+		b.other = hits&otherProductVocabulary != 0
+		b.slider = hits&sliderVocabulary != 0
+		b.chrome = hits&chromeVocabulary != 0
+		b.frame = hits&frameVocabulary != 0
+		b.cart = hits&cartVocabulary != 0
+		b.hidden = hits&hiddenVocabulary != 0
+		b.product = hits&productVocabulary != 0
+		b.emphasis = hits&emphasisVocabulary != 0
+		b.otherKind = hits&otherPriceVocabulary != 0
+		b.priceClass = hits&priceClassVocabulary != 0 || hasPricePart(toks)
 	}
 	if r.blocks == nil {
 		r.blocks = map[string]*blockWords{}

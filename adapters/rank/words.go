@@ -213,21 +213,83 @@ func tokens(s string) []string {
 // ("oldprice", "pricewas").
 var priceSuffixes = []string{"price", "prices", "preis", "prix", "precio", "prezzo", "amount", "value"}
 
-// hasWord reports whether one of toks is one of words, alone or joined to a price word
-// ("oldprice", "priceold"). A word after a negation says the block is not that kind: a
-// "no-slider" layout is not a carousel.
-func hasWord(toks []string, words []string) bool {
-	for i, t := range toks {
-		if negated(toks, i) {
-			continue
-		}
+// classVocabulary names one of the vocabularies of class and id words above, as a bit.
+type classVocabulary uint16
+
+const (
+	struckVocabulary classVocabulary = 1 << iota
+	struckQualifierVocabulary
+	otherProductVocabulary
+	sliderVocabulary
+	chromeVocabulary
+	frameVocabulary
+	cartVocabulary
+	hiddenVocabulary
+	productVocabulary
+	emphasisVocabulary
+	otherPriceVocabulary
+	priceClassVocabulary
+)
+
+// classVocabularies maps each class and id word to the vocabularies that hold it, so that
+// a block's words are each looked up once instead of compared with every vocabulary.
+var classVocabularies = indexVocabularies(map[classVocabulary][]string{
+	struckVocabulary:          struckWords,
+	struckQualifierVocabulary: struckQualifiers,
+	otherProductVocabulary:    otherProductWords,
+	sliderVocabulary:          sliderWords,
+	chromeVocabulary:          chromeWords,
+	frameVocabulary:           frameWords,
+	cartVocabulary:            cartWords,
+	hiddenVocabulary:          hiddenWords,
+	productVocabulary:         productWords,
+	emphasisVocabulary:        emphasisWords,
+	otherPriceVocabulary:      otherPriceWords,
+	priceClassVocabulary:      priceClassWords,
+})
+
+func indexVocabularies(vocabularies map[classVocabulary][]string) map[string]classVocabulary {
+	index := map[string]classVocabulary{}
+	for v, words := range vocabularies {
 		for _, w := range words {
-			if t == w || joinedToPrice(t, w) {
-				return true
-			}
+			index[w] |= v
 		}
 	}
-	return false
+	return index
+}
+
+// vocabularyHits returns the vocabularies whose words toks hold, alone or joined to a
+// price word ("oldprice", "priceold"). A word after a negation says the block is not that
+// kind: a "no-slider" layout is not a carousel. A struck qualifier counts only qualifying
+// a price word: joined ("listprice"), as the word before it ("list", "price") or, for the
+// qualifiers of trailingQualifiers, as the word after it ("price-standard" beside
+// "price-sales").
+func vocabularyHits(toks []string) classVocabulary {
+	var hits classVocabulary
+	for i, t := range toks {
+		alone := classVocabularies[t]
+		var joined classVocabulary
+		for _, p := range priceSuffixes {
+			if len(t) <= len(p) {
+				continue
+			}
+			if strings.HasPrefix(t, p) {
+				joined |= classVocabularies[t[len(p):]]
+			}
+			if strings.HasSuffix(t, p) {
+				joined |= classVocabularies[t[:len(t)-len(p)]]
+			}
+		}
+		hits |= joined & struckQualifierVocabulary
+		if alone&struckQualifierVocabulary != 0 && i+1 < len(toks) && isPriceSuffix(toks[i+1]) ||
+			i > 0 && isPriceSuffix(toks[i-1]) && slices.Contains(trailingQualifiers, t) {
+			hits |= struckQualifierVocabulary
+		}
+		if !negated(toks, i) {
+			hits |= (alone | joined) &^ struckQualifierVocabulary
+		}
+	}
+	return hits
 }
 
 // negations are the class words that deny the word after them ("no-slider",
@@ -239,33 +301,11 @@ func negated(toks []string, i int) bool {
 	return i > 0 && slices.Contains(negations, toks[i-1])
 }
 
-// hasQualifiedWord reports whether one of words qualifies a price word in toks, joined
-// ("listprice"), as the word before it ("list", "price") or, for the qualifiers of
-// trailingQualifiers, as the word after it ("price-standard" beside "price-sales").
-func hasQualifiedWord(toks []string, words []string) bool {
-	for i, t := range toks {
-		for _, w := range words {
-			if joinedToPrice(t, w) || t == w && i+1 < len(toks) && isPriceSuffix(toks[i+1]) {
-				return true
-			}
-		}
-		if i > 0 && isPriceSuffix(toks[i-1]) && slices.Contains(trailingQualifiers, t) {
-			return true
-		}
-	}
-	return false
-}
-
 // trailingQualifiers are the qualifiers that make a former price when written after the
 // price word too ("price-standard", "price-regular"): those that name nothing else there
 // ("price-list" is a list of prices).
 var trailingQualifiers = []string{"regular", "original", "before", "previous", "prev", "initial", "retail",
 	"standard", "strike", "crossed"}
-
-// joinedToPrice reports whether the class word t is w joined to a price word.
-func joinedToPrice(t, w string) bool {
-	return len(t) > len(w) && (strings.HasPrefix(t, w) && isPriceSuffix(t[len(w):]) || strings.HasSuffix(t, w) && isPriceSuffix(t[:len(t)-len(w)]))
-}
 
 func isPriceSuffix(s string) bool {
 	for _, p := range priceSuffixes {

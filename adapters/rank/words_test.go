@@ -1,7 +1,10 @@
 package rank
 
 import (
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
@@ -25,23 +28,23 @@ func TestTokensSplitClassesIntoWords(t *testing.T) {
 
 func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 	for _, tc := range []struct {
-		class string
-		words []string
-		want  bool
+		class      string
+		vocabulary classVocabulary
+		want       bool
 	}{
-		{"price--old", struckWords, true},
-		{"oldprice", struckWords, true},
-		{"font-bold", struckWords, false},
-		{"placeholder", struckWords, false},
-		{"related-products", otherProductWords, true},
-		{"product-info", otherProductWords, false},
-		{"col-right no-slider", sliderWords, false},
-		{"product-slider", sliderWords, true},
-		{"without-sidebar", chromeWords, false},
-		{"slick-track", otherProductWords, true},
+		{"price--old", struckVocabulary, true},
+		{"oldprice", struckVocabulary, true},
+		{"font-bold", struckVocabulary, false},
+		{"placeholder", struckVocabulary, false},
+		{"related-products", otherProductVocabulary, true},
+		{"product-info", otherProductVocabulary, false},
+		{"col-right no-slider", sliderVocabulary, false},
+		{"product-slider", sliderVocabulary, true},
+		{"without-sidebar", chromeVocabulary, false},
+		{"slick-track", otherProductVocabulary, true},
 	} {
-		if got := hasWord(tokens(tc.class), tc.words); got != tc.want {
-			t.Errorf("hasWord(%q) = %v, want %v", tc.class, got, tc.want)
+		if got := vocabularyHits(tokens(tc.class))&tc.vocabulary != 0; got != tc.want {
+			t.Errorf("vocabularyHits(%q) holds %b: %v, want %v", tc.class, tc.vocabulary, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {
@@ -58,8 +61,8 @@ func TestClassWordsMatchWholeWordsOrJoinedToPrice(t *testing.T) {
 		{"price-full", false},
 		{"price-list", false},
 	} {
-		if got := hasQualifiedWord(tokens(tc.class), struckQualifiers); got != tc.want {
-			t.Errorf("hasQualifiedWord(%q) = %v, want %v", tc.class, got, tc.want)
+		if got := vocabularyHits(tokens(tc.class))&struckQualifierVocabulary != 0; got != tc.want {
+			t.Errorf("vocabularyHits(%q) holds a struck qualifier: %v, want %v", tc.class, got, tc.want)
 		}
 	}
 }
@@ -177,4 +180,73 @@ func TestFitPrefersTheRightCandidateDeterministically(t *testing.T) {
 	if again := Fit(examples, FitOptions{Iterations: 500}); again != w {
 		t.Error("the same examples fitted different weights")
 	}
+}
+
+// TestVocabularyHitsMatchWordByWord compares vocabularyHits with reading each vocabulary
+// word by word, on classes made of every vocabulary word alone, joined to each price word,
+// next to it, after it, after a negation, and inside longer words.
+func TestVocabularyHitsMatchWordByWord(t *testing.T) {
+	vocabularies := map[classVocabulary][]string{
+		struckVocabulary: struckWords, otherProductVocabulary: otherProductWords, sliderVocabulary: sliderWords, chromeVocabulary: chromeWords,
+		frameVocabulary: frameWords, cartVocabulary: cartWords, hiddenVocabulary: hiddenWords,
+		productVocabulary: productWords, emphasisVocabulary: emphasisWords, otherPriceVocabulary: otherPriceWords,
+		priceClassVocabulary: priceClassWords,
+	}
+	var classes []string
+	for _, words := range append(slices.Collect(maps.Values(vocabularies)), struckQualifiers, trailingQualifiers) {
+		for _, w := range words {
+			classes = append(classes, w, "x"+w, w+"x", w+"-box", "box-"+w, "no-"+w, "without-"+w+"-price")
+			for _, p := range priceSuffixes {
+				classes = append(classes, w+p, p+w, w+"-"+p, p+"-"+w, w+"_"+p+"-x", "x"+w+p)
+			}
+		}
+	}
+	for _, class := range classes {
+		toks := tokens(class)
+		hits := vocabularyHits(toks)
+		for v, words := range vocabularies {
+			if got, want := hits&v != 0, wordByWord(toks, words); got != want {
+				t.Errorf("vocabularyHits(%q) holds %b: %v, word by word %v", class, v, got, want)
+			}
+		}
+		if got, want := hits&struckQualifierVocabulary != 0, qualifiedWordByWord(toks, struckQualifiers); got != want {
+			t.Errorf("vocabularyHits(%q) holds a struck qualifier: %v, word by word %v", class, got, want)
+		}
+	}
+}
+
+// wordByWord reports whether one of toks not after a negation is one of words, alone or
+// joined to a price word.
+func wordByWord(toks []string, words []string) bool {
+	for i, t := range toks {
+		if i > 0 && slices.Contains(negations, toks[i-1]) {
+			continue
+		}
+		for _, w := range words {
+			if t == w || joinedToPrice(t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// qualifiedWordByWord reports whether one of words qualifies a price word in toks, joined
+// or as the next word, or one of trailingQualifiers follows a price word.
+func qualifiedWordByWord(toks []string, words []string) bool {
+	for i, t := range toks {
+		for _, w := range words {
+			if joinedToPrice(t, w) || t == w && i+1 < len(toks) && isPriceSuffix(toks[i+1]) {
+				return true
+			}
+		}
+		if i > 0 && isPriceSuffix(toks[i-1]) && slices.Contains(trailingQualifiers, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinedToPrice(t, w string) bool {
+	return len(t) > len(w) && (strings.HasPrefix(t, w) && isPriceSuffix(t[len(w):]) || strings.HasSuffix(t, w) && isPriceSuffix(t[:len(t)-len(w)]))
 }
