@@ -180,8 +180,9 @@ func stockValue(in bool) string {
 }
 
 // wordedButtons are the controls whose wording may state the stock: buttons and submit
-// inputs with a short label.
-const wordedButtons = "//button[string-length(normalize-space(.)) < 48] | //input[(@type='submit' or @type='button') and string-length(@value) < 48]"
+// inputs with a short label. The descendant axis selects what "//button" does; the host's
+// XPath engine reads "//" as a step to every node's children, several times slower.
+const wordedButtons = "/descendant::button[string-length(normalize-space(.)) < 48] | /descendant::input[(@type='submit' or @type='button') and string-length(@value) < 48]"
 
 // maxWordedButtons bounds the buttons read for their wording, maxButtonWording the length
 // of a wording read as a stock statement, and maxSoldOutButtons the sold-out buttons a

@@ -14,8 +14,10 @@ var buyWords = []string{
 	"加入購物車", "加入购物车", "立即購買", "カートに入れる", "장바구니", "أضف إلى",
 }
 
-// buyControls is where a page's buy controls are looked for.
-const buyControls = "//button | //input[@type='submit' or @type='button' or @type='image'] | //a[@role='button' or contains(@class,'btn') or contains(@class,'button') or contains(@id,'cart') or contains(@id,'Cart')]"
+// buyControls is where a page's buy controls are looked for. The descendant axis selects
+// what "//button" does; the host's XPath engine reads "//" as a step to every node's
+// children, which is slower.
+const buyControls = "/descendant::button | /descendant::input[@type='submit' or @type='button' or @type='image'] | /descendant::a[@role='button' or contains(@class,'btn') or contains(@class,'button') or contains(@id,'cart') or contains(@id,'Cart')]"
 
 // BuyControls returns the page's controls that put the product in a cart or buy it (by
 // their text, value, id, class, name or label, in the languages stores use), enabled and
