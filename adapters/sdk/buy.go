@@ -45,7 +45,7 @@ func BuyControls(root Node) (enabled, disabled []Node) {
 			desc.WriteString(strings.ToLower(texts[i]))
 		}
 		d := desc.String()
-		if !containsWord(d, buyWords) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
+		if !containsWord(d, &buyWordsByFirstByte) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
 			continue
 		}
 		// An absent attribute and an empty one both read "": disabled="" is written
@@ -71,10 +71,25 @@ func BuyButtons(root Node) (enabled, disabled int) {
 	return len(e), len(d)
 }
 
-func containsWord(s string, words []string) bool {
+// buyWordsByFirstByte holds buyWords by their first byte, so that a control's description
+// is read once rather than once for every word.
+var buyWordsByFirstByte = indexByFirstByte(buyWords)
+
+// indexByFirstByte files each of words (none empty) under its first byte.
+func indexByFirstByte(words []string) (index [256][]string) {
 	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
+		index[w[0]] = append(index[w[0]], w)
+	}
+	return index
+}
+
+// containsWord reports whether s holds one of the words of index (see indexByFirstByte).
+func containsWord(s string, index *[256][]string) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range index[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
 		}
 	}
 	return false
