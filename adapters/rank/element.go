@@ -100,11 +100,11 @@ type blockWords struct {
 // candidate reads the blocks around it, so each distinct class and id is read once per
 // page.
 func (r *reader) classWords(class, id string) *blockWords {
-	key := class + " " + id
+	key := blockKey{class, id}
 	if b, ok := r.blocks[key]; ok {
 		return b
 	}
-	toks := tokens(key)
+	toks := tokens(class + " " + id)
 	b := &blockWords{words: toks}
 	if len(toks) > 0 {
 		hits := vocabularyHits(toks)
@@ -121,11 +121,14 @@ func (r *reader) classWords(class, id string) *blockWords {
 		b.priceClass = hits&priceClassVocabulary != 0 || hasPricePart(toks)
 	}
 	if r.blocks == nil {
-		r.blocks = map[string]*blockWords{}
+		r.blocks = map[blockKey]*blockWords{}
 	}
 	r.blocks[key] = b
 	return b
 }
+
+// blockKey is a block's class and id attributes.
+type blockKey struct{ class, id string }
 
 // chainDepth bounds how many blocks above a node describe reads, and styleDepth those
 // whose inline style it reads (a line-through or a font size is set near the text).

@@ -41,7 +41,7 @@ type reader struct {
 	pricePairs []sdk.Node
 	// blocks are the class and id words of the page's blocks read so far, by their
 	// class and id (see classWords).
-	blocks map[string]*blockWords
+	blocks map[blockKey]*blockWords
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.

@@ -234,6 +234,12 @@ func (r *reader) titleFeatures(p *Page) {
 	if segs := r.titleSegments(); len(segs) > 0 {
 		leading = words(segs[0].text)
 	}
+	var siteNames []string
+	for _, name := range r.siteNames {
+		if n := compact(name); len(n) >= 3 {
+			siteNames = append(siteNames, n)
+		}
+	}
 	for i := range cands {
 		c := &cands[i]
 		v := r.baseFeatures(c)
@@ -250,8 +256,9 @@ func (r *reader) titleFeatures(p *Page) {
 		if len(w) > 25 {
 			v[LongTitle] = 1
 		}
-		for _, name := range r.siteNames {
-			if n := compact(name); len(n) >= 3 && strings.Contains(compact(c.Value), n) {
+		value := compact(c.Value)
+		for _, n := range siteNames {
+			if strings.Contains(value, n) {
 				v[HasSiteName] = 1
 			}
 		}
