@@ -39,8 +39,9 @@ func (s *Session) FindWords(n Node, kind WordsKind, words []string, dst []Node) 
 		return dst, nil
 	}
 	targets := s.wordTargets(top, kind)
+	index := indexWords(words)
 	for _, t := range targets {
-		if !t.matches(kind, words) {
+		if !t.matches(kind, index) {
 			continue
 		}
 		h, err := s.addNode(t.node)
@@ -60,23 +61,61 @@ type wordTarget struct {
 	label     string
 }
 
-func (t *wordTarget) matches(kind WordsKind, words []string) bool {
+func (t *wordTarget) matches(kind WordsKind, words *wordIndex) bool {
 	if kind == LabelWords {
-		for _, w := range words {
-			if strings.HasPrefix(t.label, w) {
-				return true
-			}
-		}
-		return false
+		return words.startOf(t.label)
 	}
-	for _, v := range [...]string{t.class, t.id} {
-		if v == "" {
+	return t.class != "" && words.inside(t.class) || t.id != "" && words.inside(t.id)
+}
+
+// wordIndex holds the words of one FindWords call by their first byte: a class is read
+// once for all the words, where trying each word in turn read it once per word, and a
+// label is compared only with the words that begin as it does. A class element is
+// matched against every call's words, so this is where FindWords spends its time.
+type wordIndex struct {
+	byFirstByte [256][]string
+	// empty is whether one of the words is "", which every text holds.
+	empty bool
+}
+
+func indexWords(words []string) *wordIndex {
+	index := &wordIndex{}
+	for _, w := range words {
+		if w == "" {
+			index.empty = true
 			continue
 		}
-		for _, w := range words {
-			if strings.Contains(v, w) {
+		index.byFirstByte[w[0]] = append(index.byFirstByte[w[0]], w)
+	}
+	return index
+}
+
+// inside reports whether s holds one of the words.
+func (x *wordIndex) inside(s string) bool {
+	if x.empty {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		for _, w := range x.byFirstByte[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// startOf reports whether s starts with one of the words.
+func (x *wordIndex) startOf(s string) bool {
+	if x.empty {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for _, w := range x.byFirstByte[s[0]] {
+		if strings.HasPrefix(s, w) {
+			return true
 		}
 	}
 	return false

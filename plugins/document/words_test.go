@@ -99,3 +99,32 @@ func TestFindWordsAgainUnderTheSameOrAnotherNode(t *testing.T) {
 		t.Errorf("after Reset: %q, want the new document's price", got)
 	}
 }
+
+// TestWordIndexMatchesWordByWord compares the index's one-pass reading of a class and its
+// comparison of a label's start with trying every word in turn.
+func TestWordIndexMatchesWordByWord(t *testing.T) {
+	wordLists := [][]string{
+		{"price", "preis", "prix", "цена", "amount"},
+		{"product-title", "title", "pdp__title"},
+		{"0", "$", "us$", "€", "chf"},
+		{"sku", ""},
+	}
+	texts := []string{"", "p", "pri", "product-price__now", "xprix", "цена-товара", "title", "pdp__titl", "us$ 4", "$4",
+		"€ 9,99", "chf", "ch", "sku: 1", "amount-due", "PRICE"}
+	for _, words := range wordLists {
+		index := indexWords(words)
+		for _, s := range texts {
+			contains, starts := false, false
+			for _, w := range words {
+				contains = contains || strings.Contains(s, w)
+				starts = starts || strings.HasPrefix(s, w)
+			}
+			if got := index.inside(s); got != contains {
+				t.Errorf("words %q inside %q: %v, word by word %v", words, s, got, contains)
+			}
+			if got := index.startOf(s); got != starts {
+				t.Errorf("words %q start %q: %v, word by word %v", words, s, got, starts)
+			}
+		}
+	}
+}
