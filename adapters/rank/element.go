@@ -47,7 +47,8 @@ func (r *reader) describe(nodes []sdk.Node) []element {
 	// chains[i] holds the ancestors of node i, nearest first, at most chainDepth; near
 	// holds each node and its styleDepth nearest ancestors, whose inline styles are read.
 	chains := make([][]sdk.Node, len(nodes))
-	var all, near sdk.Nodes
+	all := make(sdk.Nodes, 0, len(nodes)*(chainDepth+1))
+	near := make(sdk.Nodes, 0, len(nodes)*(styleDepth+1))
 	for i, n := range nodes {
 		// The host's XPath walks the ancestor axis upwards: the parent comes first.
 		chain := n.Find("ancestor::*")
