@@ -180,8 +180,9 @@ func stockValue(in bool) string {
 }
 
 // wordedButtons are the controls whose wording may state the stock: buttons and submit
-// inputs with a short label. The descendant axis selects what "//button" does; the host's
-// XPath engine reads "//" as a step to every node's children, several times slower.
+// inputs with a short label. The descendant axis selects what "//button" would, in the
+// same order, in one walk of the page; the host's XPath engine reads "//" as a step to
+// the children of every node.
 const wordedButtons = "/descendant::button[string-length(normalize-space(.)) < 48] | /descendant::input[(@type='submit' or @type='button') and string-length(@value) < 48]"
 
 // maxWordedButtons bounds the buttons read for their wording, maxButtonWording the length
