@@ -327,7 +327,13 @@ func containsAny(s string, words []string) bool {
 }
 
 // words splits a text into lower-case words of letters and digits, for comparing titles.
+// An ASCII text is lower-cased whole, once, so that its words need no copies of their own:
+// lower-casing ASCII keeps every byte in place and every letter a letter. Other texts are
+// lower-cased word by word, as they always were.
 func words(s string) []string {
+	if isASCII(s) {
+		s = strings.ToLower(s)
+	}
 	var out []string
 	start := -1
 	for i, r := range s {
@@ -346,6 +352,16 @@ func words(s string) []string {
 		out = append(out, strings.ToLower(s[start:]))
 	}
 	return out
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // compact is s in lower case with everything but letters and digits dropped, and "and"

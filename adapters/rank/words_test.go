@@ -250,3 +250,21 @@ func qualifiedWordByWord(toks []string, words []string) bool {
 func joinedToPrice(t, w string) bool {
 	return len(t) > len(w) && (strings.HasPrefix(t, w) && isPriceSuffix(t[len(w):]) || strings.HasSuffix(t, w) && isPriceSuffix(t[:len(t)-len(w)]))
 }
+
+// TestWordsLowerCaseEachWord pins down the words of ASCII texts, which are lower-cased
+// whole, and of other texts, lower-cased word by word.
+func TestWordsLowerCaseEachWord(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Trail Lamp 400 - SHOP", []string{"trail", "lamp", "400", "shop"}},
+		{"  H&M  ", []string{"h", "m"}},
+		{"Çay ÖZEL, 2 KG", []string{"çay", "özel", "2", "kg"}},
+		{"", nil},
+	} {
+		if got := words(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("words(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
