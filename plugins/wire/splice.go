@@ -57,15 +57,28 @@ func Splice(resp *adapter.Response, members []Member) error {
 		n++
 	}
 	b = append(b, '}')
+	// Listings in the plain form are decoded where they lie: a Shopify page's listings
+	// and their records are hundreds of kilobytes, which a copy would double until they
+	// are written. Any other form goes through the general decoder.
+	var listings []adapter.Listing
 	for _, m := range members {
-		if m.Name == "listings" && m.Raw != "" {
-			b = append(append(b, `,"listings":`...), m.Raw...)
+		if m.Name != "listings" || m.Raw == "" {
+			continue
 		}
+		if l, ok := plainListings(m.Raw); ok {
+			listings = l
+			continue
+		}
+		listings = nil
+		b = append(append(b, `,"listings":`...), m.Raw...)
 	}
 	b = append(b, '}')
 	dec, err := decode(b)
 	if err != nil {
 		return fmt.Errorf("spliced members: %w", err)
+	}
+	if listings != nil {
+		dec.Listings = listings
 	}
 	for _, m := range members {
 		if m.Name == "listings" {

@@ -61,3 +61,21 @@ func TestSpliceWithoutAProductKeepsTheOutcome(t *testing.T) {
 		t.Fatalf("Splice = %v, product %+v", err, resp.Product)
 	}
 }
+
+// Listings the plain decoder does not take (escapes, a member named in capitals) are read
+// by the general decoder, as in a whole answer.
+func TestSpliceReadsListingsInAnyForm(t *testing.T) {
+	for _, raw := range []string{
+		`[{"url":"https://a/p/1","title":"One","record":{"id":1}}]`,
+		`[{"url":"https://a/p/1","title":"\u004fne","record":{"id":1}}]`,
+		`[{"URL":"https://a/p/1","Title":"One","record":{"id":1}}]`,
+	} {
+		resp := &adapter.Response{}
+		if err := Splice(resp, []Member{{Name: "listings", Raw: raw}}); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if len(resp.Listings) != 1 || resp.Listings[0].URL != "https://a/p/1" || resp.Listings[0].Title != "One" || string(resp.Listings[0].Record) != `{"id":1}` {
+			t.Errorf("%s: listings = %+v", raw, resp.Listings)
+		}
+	}
+}
