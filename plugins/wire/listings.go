@@ -102,11 +102,7 @@ func (p *plainScan) record(dst *json.RawMessage) bool {
 	for ; p.i < len(p.s); p.i++ {
 		switch p.s[p.i] {
 		case '"':
-			for p.i++; p.i < len(p.s) && p.s[p.i] != '"'; p.i++ {
-				if p.s[p.i] == '\\' {
-					p.i++
-				}
-			}
+			p.i = stringEnd(p.s, p.i)
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -118,6 +114,25 @@ func (p *plainScan) record(dst *json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// stringEnd returns where the string that starts at s[i] ends: at its closing quote, or
+// at len(s). A record is mostly text: a description of escaped HTML, image URLs, titles.
+func stringEnd(s string, i int) int {
+	for i++; ; i++ {
+		q := strings.IndexByte(s[i:], '"')
+		if q < 0 {
+			return len(s)
+		}
+		i += q
+		backslashes := 0
+		for j := i - 1; s[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i
+		}
+	}
 }
 
 func (p *plainScan) null() bool {
