@@ -20,7 +20,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.7.3"
+const Version = "1.7.4"
 
 func (Adapter) Info() sdk.Info {
 	return sdk.Info{
