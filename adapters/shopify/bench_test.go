@@ -12,6 +12,7 @@ import (
 	"github.com/stockroom/stockroom/adapters/sdk"
 	"github.com/stockroom/stockroom/adapters/sdk/sdktest"
 	"github.com/stockroom/stockroom/core/adapter"
+	demostore "github.com/stockroom/stockroom/examples/demo-store"
 	"github.com/stockroom/stockroom/plugins/wasm"
 )
 
@@ -121,6 +122,38 @@ func BenchmarkList(b *testing.B) {
 	cpu := sdktest.StartCPU(b)
 	for i := 0; i < b.N; i++ {
 		list(i)
+	}
+	cpu.Stop(b)
+}
+
+// BenchmarkListDemoStore is BenchmarkList over a page of the demo store that
+// BenchmarkCrawl (bench/) crawls: 250 generated products, about a megabyte.
+func BenchmarkListDemoStore(b *testing.B) {
+	fleet, err := demostore.Launch(context.Background(), demostore.Options{Kind: demostore.Shopify, Products: 10_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fleet.Stop()
+	collection := fleet.Get(demostore.Shopify).BaseURL + "/collections/all"
+	pageURL := collection + "/products.json?limit=" + strconv.Itoa(PageSize) + "&page=1"
+	page, err := (&countingFetcher{}).Fetch(context.Background(), pageURL)
+	if err != nil || page.Status != http.StatusOK {
+		b.Fatal(page, err)
+	}
+	m := sdk.Native(Adapter{})
+	list := func() {
+		docs := sdktest.Pages{pageURL: {URL: pageURL, Status: 200, Header: page.Header, Body: page.Body}}
+		set := &adapter.Set{Source: sdktest.Modules{m}, Fetcher: docs}
+		listed, err := set.List(context.Background(), "shopify", collection, "", 0)
+		if err != nil || len(listed.Listings) != PageSize || listed.Listings[0].Record == nil {
+			b.Fatal(len(listed.Listings), err)
+		}
+	}
+	list()
+	b.ReportAllocs()
+	cpu := sdktest.StartCPU(b)
+	for i := 0; i < b.N; i++ {
+		list()
 	}
 	cpu.Stop(b)
 }
