@@ -20,7 +20,7 @@ type Adapter struct{}
 
 // Version is the adapter's version; its manifest repeats it. Its minor is the ABI minor
 // the module needs (adapters/builtin/README.md).
-const Version = "1.7.0"
+const Version = "1.7.1"
 
 // Platform is the platform name the adapter detects and serves.
 const Platform = "ebay"
