@@ -29,8 +29,15 @@ test("crawls, extracts and searches a store", { skip }, async () => {
   assert.equal(search.status, "completed");
   assert.equal(search.meta.query, "shirt");
 
-  const usage = dataOf(await client.GET("/v2/usage", { params: { query: { period: "24h" } } }));
-  assert.ok(usage.data.some((item) => item.path === "/v2/crawl"), "usage lists the crawl");
+  // Usage events reach ClickHouse in batches, a second or so after the call.
+  const deadline = Date.now() + 10_000;
+  let listed = false;
+  while (!listed && Date.now() < deadline) {
+    const usage = dataOf(await client.GET("/v2/usage", { params: { query: { period: "24h" } } }));
+    listed = usage.data.some((item) => item.path === "/v2/crawl");
+    if (!listed) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(listed, "usage lists the crawl");
 });
 
 test("errors are typed", { skip }, async () => {
