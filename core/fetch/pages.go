@@ -10,9 +10,9 @@ import (
 
 // PageStore keeps fetched pages that carry a validator (ETag or Last-Modified), so that a
 // later fetch of the same URL, in this process or another one days later, asks only
-// whether the page changed and, answered 304 Not Modified, uses the stored page. A recrawl of an unchanged store then costs one round of conditional
-// requests. storage/postgres implements it, and prunes the pages no fetch has used for a
-// while.
+// whether the page changed and, answered 304 Not Modified, uses the stored page. A
+// recrawl of an unchanged store then costs one round of conditional requests.
+// storage/postgres implements it, and prunes the pages no fetch has used for a while.
 //
 // A Fetcher given a PageStore keeps no page bodies in memory: the store holds them, and
 // a crawl reads each page once, so a copy in memory would only grow the process.
