@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/stockroom/stockroom/plugins/jsonvalid"
 )
 
 // indexAbove is the size from which an object's members are indexed. gjson finds a key by
@@ -306,7 +308,7 @@ func scanObject(s string, i int, dst []member, skip func(s string, i int) int) (
 // readKey reads the member key that starts at s[i], unescaped, and returns it with where
 // the member's value starts.
 func readKey(s string, i int) (string, int) {
-	end := skipString(s, i)
+	end := jsonvalid.StringEnd(s, i)
 	key := s[i+1 : end-1]
 	if strings.IndexByte(key, '\\') >= 0 {
 		key = gjson.Parse(s[i:end]).Str
@@ -410,13 +412,13 @@ func nextItem(s string, end int) int {
 func skipValue(s string, i int) int {
 	switch s[i] {
 	case '"':
-		return skipString(s, i)
+		return jsonvalid.StringEnd(s, i)
 	case '{', '[':
 		depth := 0
 		for i < len(s) {
 			switch s[i] {
 			case '"':
-				i = skipString(s, i)
+				i = jsonvalid.StringEnd(s, i)
 				continue
 			case '{', '[':
 				depth++
@@ -434,23 +436,4 @@ func skipValue(s string, i int) int {
 		i++
 	}
 	return i
-}
-
-// skipString returns the end of the string that starts at s[i], past its closing quote.
-func skipString(s string, i int) int {
-	for i++; ; {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s)
-		}
-		i += q
-		backslashes := 0
-		for j := i - 1; s[j] == '\\'; j-- {
-			backslashes++
-		}
-		i++
-		if backslashes%2 == 0 {
-			return i
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stockroom/stockroom/core/adapter"
 	"github.com/stockroom/stockroom/core/product"
+	"github.com/stockroom/stockroom/plugins/jsonvalid"
 )
 
 // plainListings decodes a listings array in one pass over its text, when the text is in
@@ -102,7 +103,8 @@ func (p *plainScan) record(dst *json.RawMessage) bool {
 	for ; p.i < len(p.s); p.i++ {
 		switch p.s[p.i] {
 		case '"':
-			p.i = stringEnd(p.s, p.i)
+			// Past the string, less the step the loop takes.
+			p.i = jsonvalid.StringEnd(p.s, p.i) - 1
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -114,25 +116,6 @@ func (p *plainScan) record(dst *json.RawMessage) bool {
 		}
 	}
 	return false
-}
-
-// stringEnd returns where the string that starts at s[i] ends: at its closing quote, or
-// at len(s). A record is mostly text: a description of escaped HTML, image URLs, titles.
-func stringEnd(s string, i int) int {
-	for i++; ; i++ {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return len(s)
-		}
-		i += q
-		backslashes := 0
-		for j := i - 1; s[j] == '\\'; j-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return i
-		}
-	}
 }
 
 func (p *plainScan) null() bool {
