@@ -42,6 +42,9 @@ type reader struct {
 	// blocks are the class and id words of the page's blocks read so far, by their
 	// class and id (see classWords).
 	blocks map[blockKey]*blockWords
+	// titleTexts are the words and compact forms of the texts the title rules read so
+	// far, by text (see textOf).
+	titleTexts map[string]titleText
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.

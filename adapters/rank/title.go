@@ -136,12 +136,12 @@ func (r *reader) titleSegments() []titleSegment {
 // namesStore reports whether a short text is the store's name: it holds one of the
 // names the store goes by ("H&M US", "Newegg.com", "Barnes & Noble®").
 func (r *reader) namesStore(s string) bool {
-	if len(words(s)) > 5 {
+	if len(r.textOf(s).words) > 5 {
 		return false
 	}
-	c := compact(s)
+	c := r.textOf(s).compact
 	for _, name := range r.siteNames {
-		n := compact(name)
+		n := r.textOf(name).compact
 		if len(n) >= 2 && (strings.Contains(c, n) || len(c) >= 4 && strings.HasPrefix(n, c)) {
 			return true
 		}
@@ -163,8 +163,8 @@ func (r *reader) findHeading(p *Page) {
 			if c.Source != want || titleRule(c.Value, r) != "" {
 				continue
 			}
-			w := words(c.Value)
-			score := overlap(w, words(r.titleTag)) + overlap(w, words(r.ogTitle)) + overlap(w, r.slugWords)
+			w := r.textOf(c.Value).words
+			score := overlap(w, r.textOf(r.titleTag).words) + overlap(w, r.textOf(r.ogTitle).words) + overlap(w, r.slugWords)
 			if c.el != nil && (c.el.chrome || c.el.hidden || c.el.other) {
 				// A heading of the menus, a dialog or another product's block is the
 				// main one only when the page has no other.
@@ -202,7 +202,7 @@ func (r *reader) subheading() (sdk.Node, string) {
 	if len(segs) == 0 {
 		return sdk.Node{}, ""
 	}
-	name := words(segs[0].text)
+	name := r.textOf(segs[0].text).words
 	if len(name) < 2 {
 		return sdk.Node{}, ""
 	}
@@ -229,21 +229,21 @@ const (
 // known, and applies the title rules.
 func (r *reader) titleFeatures(p *Page) {
 	cands := p.Candidates[Title]
-	titleWords, ogWords := words(r.titleTag), words(r.ogTitle)
+	titleWords, ogWords := r.textOf(r.titleTag).words, r.textOf(r.ogTitle).words
 	var leading []string
 	if segs := r.titleSegments(); len(segs) > 0 {
-		leading = words(segs[0].text)
+		leading = r.textOf(segs[0].text).words
 	}
 	var siteNames []string
 	for _, name := range r.siteNames {
-		if n := compact(name); len(n) >= 3 {
+		if n := r.textOf(name).compact; len(n) >= 3 {
 			siteNames = append(siteNames, n)
 		}
 	}
 	for i := range cands {
 		c := &cands[i]
 		v := r.baseFeatures(c)
-		w := words(c.Value)
+		w := r.textOf(c.Value).words
 		v[OverlapTitle] = overlap(w, titleWords)
 		v[OverlapOG] = overlap(w, ogWords)
 		v[OverlapSlug] = overlap(w, r.urlWords)
@@ -256,7 +256,7 @@ func (r *reader) titleFeatures(p *Page) {
 		if len(w) > 25 {
 			v[LongTitle] = 1
 		}
-		value := compact(c.Value)
+		value := r.textOf(c.Value).compact
 		for _, n := range siteNames {
 			if strings.Contains(value, n) {
 				v[HasSiteName] = 1
@@ -268,7 +268,7 @@ func (r *reader) titleFeatures(p *Page) {
 		c.Excluded = titleRule(c.Value, r)
 	}
 	r.shortenedTitles(cands)
-	agree(cands, func(c *Candidate) string { return compact(c.Value) })
+	agree(cands, func(c *Candidate) string { return r.textOf(c.Value).compact })
 }
 
 // shortenedTitles rules out a <title> or og:title that is the page's main heading cut
@@ -281,13 +281,13 @@ func (r *reader) shortenedTitles(cands []Candidate) {
 		if h.Source != Heading || h.Excluded != "" {
 			continue
 		}
-		full := words(h.Value)
+		full := r.textOf(h.Value).words
 		for j := range cands {
 			c := &cands[j]
 			if c.Source != TitleTag && c.Source != Meta || c.Excluded != "" {
 				continue
 			}
-			short := words(c.Value)
+			short := r.textOf(c.Value).words
 			if len(short) == 0 || len(short) >= len(full) || !slices.Equal(full[:len(short)], short) {
 				continue
 			}
@@ -349,9 +349,32 @@ var (
 var bannerPhrases = []string{"shop by", "sign up", "sign in", "log in", "my account", "shopping cart", "your cart",
 	"customer service", "free shipping", "newsletter", "adding to", "added to", "add to cart", "page not found"}
 
+// titleText is a text's words and its compact form.
+type titleText struct {
+	words   []string
+	compact string
+}
+
+// textOf returns the words and the compact form of s. A title candidate's text is read
+// by the heading's choice, the title rules and the title features, and the store's names
+// by every one of them, so each text is split once a page. The words are shared: callers
+// read them and never change them.
+func (r *reader) textOf(s string) titleText {
+	if t, ok := r.titleTexts[s]; ok {
+		return t
+	}
+	t := titleText{words: words(s)}
+	t.compact = compactWords(t.words)
+	if r.titleTexts == nil {
+		r.titleTexts = map[string]titleText{}
+	}
+	r.titleTexts[s] = t
+	return t
+}
+
 // titleRule returns the rule that rules out s as a product's title, or "".
 func titleRule(s string, r *reader) string {
-	w := words(s)
+	w := r.textOf(s).words
 	switch {
 	case len(w) == 0:
 		return "no words"
@@ -359,7 +382,7 @@ func titleRule(s string, r *reader) string {
 		return "too long for a title"
 	case strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "${") || strings.Contains(s, "[["):
 		return "an unrendered template key"
-	case r.namesStore(s) && len(w) <= 3:
+	case len(w) <= 3 && r.namesStore(s):
 		return "the store's name"
 	case len(w) <= 5 && hasPhrase(w, bannerPhraseForms):
 		return "a menu or banner"

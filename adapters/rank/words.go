@@ -364,11 +364,12 @@ func isASCII(s string) bool {
 	return true
 }
 
-// compact is s in lower case with everything but letters and digits dropped, and "and"
-// written as "&" dropped too: "Barnes & Noble" and "barnesandnoble" compact alike.
-func compact(s string) string {
+// compactWords joins the words of a text (as words splits it) into its compact form: the
+// text in lower case with everything but letters and digits dropped, and "and" written as
+// "&" dropped too: "Barnes & Noble" and "barnesandnoble" compact alike.
+func compactWords(ws []string) string {
 	var b strings.Builder
-	for _, w := range words(s) {
+	for _, w := range ws {
 		if w != "and" {
 			b.WriteString(w)
 		}
