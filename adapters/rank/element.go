@@ -105,7 +105,7 @@ func (r *reader) classWords(class, id string) *blockWords {
 	if b, ok := r.blocks[key]; ok {
 		return b
 	}
-	toks := tokens(class + " " + id)
+	toks := tokens(class, id)
 	b := &blockWords{words: toks}
 	if len(toks) > 0 {
 		hits := vocabularyHits(toks)

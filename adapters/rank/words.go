@@ -180,31 +180,38 @@ var bannerWords = []string{"shop by", "sign up", "sign in", "log in", "login", "
 	"free shipping", "search", "wishlist", "customer service", "help", "contact us", "home", "adding to", "added to",
 	"anmelden", "warenkorb", "connexion", "panier", "iniciar sesión", "carrito", "accedi", "carrello", "zaloguj", "koszyk"}
 
-// tokens splits a class, id or similar attribute into lower-case words at every
+// tokens splits class, id or similar attributes into lower-case words at every
 // character that is not a letter or digit and where a lower-case letter meets an upper
-// case one ("oldPrice" is "old", "price").
-func tokens(s string) []string {
+// case one ("oldPrice" is "old", "price"). The words of all the attributes come in one
+// list, in order.
+func tokens(attrs ...string) []string {
 	var out []string
-	start := -1
-	var prev rune
-	for i, r := range s {
-		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case !letter:
-			if start >= 0 {
-				out = append(out, strings.ToLower(s[start:i]))
-				start = -1
-			}
-		case start < 0:
-			start = i
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			out = append(out, strings.ToLower(s[start:i]))
-			start = i
+	for _, s := range attrs {
+		if s != "" && out == nil {
+			// Most blocks that have a class have a few words; one array holds them.
+			out = make([]string, 0, 4)
 		}
-		prev = r
-	}
-	if start >= 0 {
-		out = append(out, strings.ToLower(s[start:]))
+		start := -1
+		var prev rune
+		for i, r := range s {
+			letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+			switch {
+			case !letter:
+				if start >= 0 {
+					out = append(out, strings.ToLower(s[start:i]))
+					start = -1
+				}
+			case start < 0:
+				start = i
+			case unicode.IsUpper(r) && unicode.IsLower(prev):
+				out = append(out, strings.ToLower(s[start:i]))
+				start = i
+			}
+			prev = r
+		}
+		if start >= 0 {
+			out = append(out, strings.ToLower(s[start:]))
+		}
 	}
 	return out
 }
