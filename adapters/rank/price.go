@@ -264,11 +264,13 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 	var loose sdk.Nodes
 	var looseShown []shownPrice
 	for i, t := range labels.Text() {
-		if len(t) > maxPriceText || amountsIn(t) != 1 {
+		// Only an amount that writes its currency counts here, so that is read first:
+		// it is the cheaper of the two readings.
+		if len(t) > maxPriceText || amountsIn(t) != 1 || !sdk.WritesCurrency(t) {
 			continue
 		}
-		a, cur, marked, ok := shownAmount(t, r.currencyHint)
-		if !ok || !marked {
+		a, cur, ok := sdk.ParseAmount(t, r.currencyHint)
+		if !ok {
 			continue
 		}
 		loose, looseShown = append(loose, labels[i]), append(looseShown, shownPrice{text: t, amount: a, currency: cur})
