@@ -122,7 +122,7 @@ func (r *reader) classWords(class, id string) *blockWords {
 		b.priceClass = hits&priceClassVocabulary != 0 || hasPricePart(toks)
 	}
 	if r.blocks == nil {
-		r.blocks = map[blockKey]*blockWords{}
+		r.blocks = make(map[blockKey]*blockWords, pageBlocks)
 	}
 	r.blocks[key] = b
 	return b
@@ -130,6 +130,10 @@ func (r *reader) classWords(class, id string) *blockWords {
 
 // blockKey is a block's class and id attributes.
 type blockKey struct{ class, id string }
+
+// pageBlocks is room enough for the distinct blocks the candidates of most pages sit in,
+// so that the map of them is not grown block by block.
+const pageBlocks = 128
 
 // chainDepth bounds how many blocks above a node describe reads, and styleDepth those
 // whose inline style it reads (a line-through or a font size is set near the text).

@@ -183,37 +183,52 @@ var bannerWords = []string{"shop by", "sign up", "sign in", "log in", "login", "
 // tokens splits class, id or similar attributes into lower-case words at every
 // character that is not a letter or digit and where a lower-case letter meets an upper
 // case one ("oldPrice" is "old", "price"). The words of all the attributes come in one
-// list, in order.
+// list, in order. A page has dozens of distinct classes, some with dozens of words, so
+// the words are counted first and the list is made once; an ASCII attribute is
+// lower-cased whole and its words are cut from that copy.
 func tokens(attrs ...string) []string {
-	var out []string
+	n := 0
 	for _, s := range attrs {
-		if s != "" && out == nil {
-			// Most blocks that have a class have a few words; one array holds them.
-			out = make([]string, 0, 4)
+		tokenBounds(s, func(int, int) { n++ })
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for _, s := range attrs {
+		if isASCII(s) {
+			lower := strings.ToLower(s)
+			tokenBounds(s, func(start, end int) { out = append(out, lower[start:end]) })
+			continue
 		}
-		start := -1
-		var prev rune
-		for i, r := range s {
-			letter := unicode.IsLetter(r) || unicode.IsDigit(r)
-			switch {
-			case !letter:
-				if start >= 0 {
-					out = append(out, strings.ToLower(s[start:i]))
-					start = -1
-				}
-			case start < 0:
-				start = i
-			case unicode.IsUpper(r) && unicode.IsLower(prev):
-				out = append(out, strings.ToLower(s[start:i]))
-				start = i
-			}
-			prev = r
-		}
-		if start >= 0 {
-			out = append(out, strings.ToLower(s[start:]))
-		}
+		tokenBounds(s, func(start, end int) { out = append(out, strings.ToLower(s[start:end])) })
 	}
 	return out
+}
+
+// tokenBounds calls word with where each word of s starts and ends, as tokens splits it.
+func tokenBounds(s string, word func(start, end int)) {
+	start := -1
+	var prev rune
+	for i, r := range s {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case !letter:
+			if start >= 0 {
+				word(start, i)
+				start = -1
+			}
+		case start < 0:
+			start = i
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			word(start, i)
+			start = i
+		}
+		prev = r
+	}
+	if start >= 0 {
+		word(start, len(s))
+	}
 }
 
 // priceSuffixes are what a class word may be joined with when it describes a price
