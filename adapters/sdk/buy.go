@@ -35,16 +35,26 @@ func BuyControls(root Node) (enabled, disabled []Node) {
 	}
 	texts := controls.Text()
 	disabledAttr := controls.Attr("disabled")
+	var desc strings.Builder
 	for i, n := range controls {
-		var desc strings.Builder
+		// The description is built in one piece and lower-cased whole, which reads the
+		// same as lower-casing each part: a space ends every part.
+		desc.Reset()
+		size := len(attrs)
 		for _, a := range attrs {
-			desc.WriteString(strings.ToLower(a[i]))
+			size += len(a[i])
+		}
+		text := texts[i]
+		if len(text) >= 60 {
+			text = ""
+		}
+		desc.Grow(size + len(text))
+		for _, a := range attrs {
+			desc.WriteString(a[i])
 			desc.WriteByte(' ')
 		}
-		if len(texts[i]) < 60 {
-			desc.WriteString(strings.ToLower(texts[i]))
-		}
-		d := desc.String()
+		desc.WriteString(text)
+		d := strings.ToLower(desc.String())
 		if !containsWord(d, &buyWordsByFirstByte) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
 			continue
 		}
