@@ -45,6 +45,9 @@ type reader struct {
 	// titleTexts are the words and compact forms of the texts the title rules read so
 	// far, by text (see textOf).
 	titleTexts map[string]titleText
+	// segments are the <title>'s segments (see titleSegments), once segmentsRead.
+	segments     []titleSegment
+	segmentsRead bool
 }
 
 // metaTag is a meta tag's key (its property, name or itemprop, in lower case) and content.

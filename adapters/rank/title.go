@@ -99,8 +99,17 @@ const (
 type titleSegment struct{ text, where string }
 
 // titleSegments splits the <title> at its separators, drops the segments that name the
-// store, and offers the first segment left and, when there are more, all of them.
+// store, and offers the first segment left and, when there are more, all of them. The
+// title is split once a page, and its callers share the segments.
 func (r *reader) titleSegments() []titleSegment {
+	if !r.segmentsRead {
+		r.segments, r.segmentsRead = r.splitTitle(), true
+	}
+	return r.segments
+}
+
+// splitTitle does the work of titleSegments.
+func (r *reader) splitTitle() []titleSegment {
 	t := strings.TrimSpace(r.titleTag)
 	if t == "" {
 		return nil
