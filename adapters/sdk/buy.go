@@ -1,6 +1,10 @@
 package sdk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/stockroom/stockroom/adapters/internal/phrases"
+)
 
 // buyWords mark a control that puts the product in a cart or buys it, in its text, value,
 // id, class, name or label.
@@ -55,7 +59,7 @@ func BuyControls(root Node) (enabled, disabled []Node) {
 		}
 		desc.WriteString(text)
 		d := strings.ToLower(desc.String())
-		if !containsWord(d, &buyWordsByFirstByte) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
+		if !buyPhrases.In(d) || strings.Contains(d, "wishlist") || strings.Contains(d, "wish-list") {
 			continue
 		}
 		// An absent attribute and an empty one both read "": disabled="" is written
@@ -81,26 +85,6 @@ func BuyButtons(root Node) (enabled, disabled int) {
 	return len(e), len(d)
 }
 
-// buyWordsByFirstByte holds buyWords by their first byte, so that a control's description
-// is read once rather than once for every word.
-var buyWordsByFirstByte = indexByFirstByte(buyWords)
-
-// indexByFirstByte files each of words (none empty) under its first byte.
-func indexByFirstByte(words []string) (index [256][]string) {
-	for _, w := range words {
-		index[w[0]] = append(index[w[0]], w)
-	}
-	return index
-}
-
-// containsWord reports whether s holds one of the words of index (see indexByFirstByte).
-func containsWord(s string, index *[256][]string) bool {
-	for i := 0; i < len(s); i++ {
-		for _, w := range index[s[i]] {
-			if strings.HasPrefix(s[i:], w) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// buyPhrases holds buyWords, so that a control's description is read once rather than
+// once for every word.
+var buyPhrases = phrases.New(buyWords)
