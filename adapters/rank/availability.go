@@ -207,9 +207,9 @@ func ReadStock(text string) (in, ok bool) { return stockWords(strings.ToLower(te
 // Sold-out wording is looked for first: "not available" holds "available".
 func stockWords(t string) (in, ok bool) {
 	switch {
-	case containsAny(t, outWords):
+	case outWords.In(t):
 		return false, true
-	case containsAny(t, inWords):
+	case inWords.In(t):
 		return true, true
 	}
 	return false, false

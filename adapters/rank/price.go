@@ -305,10 +305,10 @@ func (r *reader) visiblePrices(cands *[]Candidate) {
 		t := strings.ToLower(s.text)
 		c := Candidate{Field: Price, Source: src, Value: amountValue(s.amount), Amount: s.amount, Where: el.where() + " " + truncate(s.text, 40),
 			currency: s.currency, el: el}
-		wordedFormer := containsAny(t, struckTexts)
+		wordedFormer := struckTexts.In(t)
 		c.struck = el.struck || wordedFormer
 		c.namedFormer = el.struck && !el.drawnStruck && !wordedFormer
-		if containsAny(t, otherPriceTexts) {
+		if otherPriceTexts.In(t) {
 			c.Features[OtherKind] = 1
 		}
 		if hasPrefixAny(t, fromTexts) {

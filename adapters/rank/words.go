@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/stockroom/stockroom/adapters/internal/phrases"
 )
 
 // The vocabularies below are what stores write in their markup's class and id names and
@@ -71,15 +73,15 @@ var productWords = []string{"product", "pdp", "detail", "details", "item", "main
 
 // otherPriceTexts are words in a price's text that make it another kind of price:
 // savings, per-unit and per-month amounts, shipping, prices before tax.
-var otherPriceTexts = []string{"save", "you save", "saving", "off", "per ", "/mo", "/month", " month", "monthly", "x ",
+var otherPriceTexts = phrases.New([]string{"save", "you save", "saving", "off", "per ", "/mo", "/month", " month", "monthly", "x ",
 	"/kg", "/ kg", "/100", "/ 100", "/l", "/ l", "/m", "/ml", "/st", "/pc", "shipping", "delivery", "versand", "livraison",
 	"envío", "spedizione", "excl", "ex vat", "ex. vat", "netto", "zzgl", "hors taxe", " ht", "sin iva", "senza iva",
-	"bez dph", "sparen", "ersparnis", "économisez", "ahorra", "risparmi", "points", "deposit", "%"}
+	"bez dph", "sparen", "ersparnis", "économisez", "ahorra", "risparmi", "points", "deposit", "%"})
 
 // struckTexts are words in a price's text that make it a former price: "was", "instead
 // of", "list price", and screen-reader text such as "Original price was: 250,00 €".
-var struckTexts = []string{"was ", "was:", "original price", "regular price", "list price", "compare at", "statt", "uvp",
-	"rrp", "msrp", "vorher", "avant", "antes", "prima", "before", "instead of", "zamiast", "bylo", "было"}
+var struckTexts = phrases.New([]string{"was ", "was:", "original price", "regular price", "list price", "compare at", "statt", "uvp",
+	"rrp", "msrp", "vorher", "avant", "antes", "prima", "before", "instead of", "zamiast", "bylo", "было"})
 
 // fromTexts begin a "from" price, the lowest of a range.
 var fromTexts = []string{"from", "ab ", "à partir", "a partir", "desde", "da ", "od ", "vanaf", "fra ", "från", "от "}
@@ -88,7 +90,7 @@ var fromTexts = []string{"from", "ab ", "à partir", "a partir", "desde", "da ",
 // write them on stock lines and on the buy button in place of "Add to cart", language by
 // language. A pre-order is available to buy. Sold-out wording is looked for first, so an
 // in-stock word inside a sold-out phrase ("nicht verfügbar") does not count.
-var outWords = []string{
+var outWords = phrases.New([]string{
 	// English
 	"out of stock", "out-of-stock", "sold out", "currently unavailable", "temporarily unavailable", "not available",
 	"unavailable", "no longer available", "not in stock", "notify me", "email me when", "notify when available",
@@ -131,9 +133,9 @@ var outWords = []string{
 	"غير متوفر", "نفذت الكمية", "نفدت الكمية", "غير متاح", "نفذ من المخزون", "נגמר", "אזל מהמלאי",
 	// Vietnamese, Thai, Indonesian
 	"hết hàng", "สินค้าหมด", "stok habis", "tidak tersedia",
-}
+})
 
-var inWords = []string{
+var inWords = phrases.New([]string{
 	// English
 	"in stock", "available", "ready to ship", "ships today", "pre-order", "preorder", "pre order",
 	// German
@@ -157,7 +159,7 @@ var inWords = []string{
 	"متوفر", "متاح", "במלאי",
 	// Vietnamese, Thai, Indonesian
 	"còn hàng", "มีสินค้า", "stok tersedia", "tersedia",
-}
+})
 
 // stockClassWords mark a stock line's element in its id or class.
 var stockClassWords = []string{"availability", "stock", "lager", "dispon", "inventory", "avail"}
@@ -332,16 +334,6 @@ var trailingQualifiers = []string{"regular", "original", "before", "previous", "
 func isPriceSuffix(s string) bool {
 	for _, p := range priceSuffixes {
 		if s == p {
-			return true
-		}
-	}
-	return false
-}
-
-// containsAny reports whether s holds one of words.
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
 			return true
 		}
 	}
