@@ -213,16 +213,15 @@ func tokenBounds(s string, word func(start, end int)) {
 	start := -1
 	var prev rune
 	for i, r := range s {
-		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
 		switch {
-		case !letter:
+		case !isLetterOrDigit(r):
 			if start >= 0 {
 				word(start, i)
 				start = -1
 			}
 		case start < 0:
 			start = i
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
+		case isUpper(r) && isLower(prev):
 			word(start, i)
 			start = i
 		}
@@ -366,6 +365,29 @@ func words(s string) []string {
 		out = append(out, strings.ToLower(s[start:]))
 	}
 	return out
+}
+
+// isLetterOrDigit, isUpper and isLower are unicode's IsLetter or IsDigit, IsUpper and
+// IsLower, with ASCII, which most class names are, compared in place.
+func isLetterOrDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r)
 }
 
 // isASCII reports whether s is all ASCII.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stockroom/stockroom/adapters/sdk"
 )
@@ -265,6 +266,22 @@ func TestWordsLowerCaseEachWord(t *testing.T) {
 	} {
 		if got := words(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("words(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestLetterClassesAgreeWithUnicode pins the ASCII shortcuts of the class-word splitter to
+// the unicode package, over ASCII and the Latin-1 letters after it.
+func TestLetterClassesAgreeWithUnicode(t *testing.T) {
+	for r := rune(0); r < 0x250; r++ {
+		if got, want := isLetterOrDigit(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {
+			t.Errorf("isLetterOrDigit(%q) = %v, want %v", r, got, want)
+		}
+		if got, want := isUpper(r), unicode.IsUpper(r); got != want {
+			t.Errorf("isUpper(%q) = %v, want %v", r, got, want)
+		}
+		if got, want := isLower(r), unicode.IsLower(r); got != want {
+			t.Errorf("isLower(%q) = %v, want %v", r, got, want)
 		}
 	}
 }
