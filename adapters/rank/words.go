@@ -350,7 +350,7 @@ func words(s string) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if isLetterOrDigit(r) {
 			if start < 0 {
 				start = i
 			}
