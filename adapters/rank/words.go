@@ -368,7 +368,7 @@ func words(s string) []string {
 }
 
 // isLetterOrDigit, isUpper and isLower are unicode's IsLetter or IsDigit, IsUpper and
-// IsLower, with ASCII, which most class names are, compared in place.
+// IsLower, with ASCII, which most class names and titles are, compared in place.
 func isLetterOrDigit(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
