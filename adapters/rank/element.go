@@ -101,6 +101,10 @@ type blockWords struct {
 // candidate reads the blocks around it, so each distinct class and id is read once per
 // page.
 func (r *reader) classWords(class, id string) *blockWords {
+	if class == "" && id == "" {
+		// Many of the blocks around a candidate have neither, and say nothing.
+		return &r.unnamedBlock
+	}
 	key := blockKey{class, id}
 	if b, ok := r.blocks[key]; ok {
 		return b

@@ -42,6 +42,8 @@ type reader struct {
 	// blocks are the class and id words of the page's blocks read so far, by their
 	// class and id (see classWords).
 	blocks map[blockKey]*blockWords
+	// unnamedBlock is what a block without a class or an id says: nothing.
+	unnamedBlock blockWords
 	// titleTexts are the words and compact forms of the texts the title rules read so
 	// far, by text (see textOf).
 	titleTexts map[string]titleText
