@@ -11,8 +11,9 @@ import (
 
 // cache keeps recent responses that carry a validator (ETag or Last-Modified), so that the
 // next fetch of the same URL can ask "has it changed?" and, on 304 Not Modified, use the
-// stored body. A Fetcher has one only when no PageStore keeps its pages. It never answers without asking the server: freshness (max-age) is not
-// modelled, because a product page's price is exactly what we come back for.
+// stored body. A Fetcher has one only when no PageStore keeps its pages. It never answers
+// without asking the server: freshness (max-age) is not modelled, because a product page's
+// price is exactly what we come back for.
 type cache struct {
 	maxEntries int
 	maxBytes   int64
